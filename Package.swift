@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Episodic",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .executable(name: "episodic-bench", targets: ["episodic-bench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // liblz4 from the system (Debian: liblz4-dev).
+        .systemLibrary(
+            name: "CLZ4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
+        ),
+        // The append-only log, its stream index and the blob store. Knows nothing of podcasts.
+        .target(
+            name: "EventLog",
+            dependencies: [
+                "CLZ4",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // Prints the log's throughput figures; the README's main job until the CLI lands.
+        .executableTarget(
+            name: "episodic-bench",
+            dependencies: [
+                "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // A child process for the crash and concurrency tests: appends and reports what was acknowledged.
+        .executableTarget(
+            name: "eventlog-test-writer",
+            dependencies: ["EventLog"],
+            path: "Tests/Helpers/eventlog-test-writer"
+        ),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "eventlog-test-writer"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,136 @@
+import Foundation
+
+/// Reads one JSON line of the log into an ``EventEnvelope``.
+///
+/// The fast path relies on a rule of the format: `data` is the last member of the line, so the payload is
+/// everything from its first byte to the line's closing brace and is never scanned. `strict` parsing also
+/// checks that the payload is well-formed JSON; `verify` uses it.
+enum EnvelopeParser {
+    enum Failure: Error, Equatable {
+        case malformed(String)
+    }
+
+    static func parse(_ line: UnsafeRawBufferPointer, strict: Bool = false) throws(Failure) -> EventEnvelope {
+        var text = JSONText(line)
+        guard text.consume(UInt8(ascii: "{")) else { throw .malformed("a line must be a JSON object") }
+        var position: Int64?, version: Int64?, schema: Int64?
+        var stream: Range<Int>?, type: Range<Int>?, time: Range<Int>?, actor: Range<Int>?, command: Range<Int>?
+        var actorEscaped = false
+        var undoes: Range<Int>?, blobs: Range<Int>?, data: Range<Int>?
+
+        while data == nil {
+            guard let (key, _) = text.string(), text.consume(UInt8(ascii: ":")) else {
+                throw .malformed("expected a member name")
+            }
+            text.skipWhitespace()
+            switch name(UnsafeRawBufferPointer(rebasing: line[key])) {
+            case .position: position = text.integer()
+            case .version: version = text.integer()
+            case .schema: schema = text.integer()
+            case .stream: stream = text.string()?.range
+            case .type: type = text.string()?.range
+            case .time: time = text.string()?.range
+            case .actor:
+                let value = text.string()
+                actor = value?.range
+                actorEscaped = value?.escaped ?? false
+            case .command: command = text.string()?.range
+            case .undoes: undoes = text.string()?.range
+            case .blobs:
+                let start = text.index
+                guard text.skipValue() else { throw .malformed("blobs is not valid JSON") }
+                blobs = start..<text.index
+            case .data:
+                let start = text.index
+                if strict {
+                    guard text.skipValue() else { throw .malformed("data is not valid JSON") }
+                    guard text.consume(UInt8(ascii: "}")), { text.skipWhitespace(); return text.atEnd }() else {
+                        throw .malformed("data must be the line's last member")
+                    }
+                    data = start..<(text.index - 1)
+                } else {
+                    guard line.count > start, line[line.count - 1] == UInt8(ascii: "}") else {
+                        throw .malformed("a line must end with }")
+                    }
+                    data = start..<(line.count - 1)
+                }
+                continue
+            case nil:
+                guard text.skipValue() else { throw .malformed("a member's value is not valid JSON") }
+            }
+            guard text.consume(UInt8(ascii: ",")) else { throw .malformed("expected , before data") }
+        }
+        guard let position, position > 0 else { throw .malformed("position is missing or not a positive integer") }
+        guard let version, version > 0 else { throw .malformed("version is missing or not a positive integer") }
+        guard let schema, schema > 0 else { throw .malformed("schema is missing or not a positive integer") }
+        guard let stream else { throw .malformed("stream is missing") }
+        guard let type else { throw .malformed("type is missing") }
+        guard let time else { throw .malformed("time is missing") }
+        guard let actor else { throw .malformed("actor is missing") }
+        guard let command else { throw .malformed("command is missing") }
+        if strict {
+            guard Timestamp.parse(UnsafeRawBufferPointer(rebasing: line[time])) != nil else {
+                throw .malformed("time is not of the form 2026-01-31T12:00:00.000Z")
+            }
+            guard CommandID(String(decoding: UnsafeRawBufferPointer(rebasing: line[command]), as: UTF8.self)) != nil
+            else { throw .malformed("command is not a UUID") }
+            if let blobs, blobRefs(in: UnsafeRawBufferPointer(rebasing: line[blobs])) == nil {
+                throw .malformed("blobs must be a list of {\"sha256\", \"bytes\"}")
+            }
+        }
+        return EventEnvelope(
+            line: line, position: LogPosition(UInt64(position)), streamVersion: Int(version),
+            schemaVersion: Int(schema), streamRange: stream, typeRange: type, timeRange: time,
+            actorRange: actor, actorEscaped: actorEscaped, commandRange: command, undoesRange: undoes,
+            blobsRange: blobs, dataRange: data!)
+    }
+
+    /// Parses `[{"sha256":"…","bytes":N},…]`.
+    static func blobRefs(in bytes: UnsafeRawBufferPointer) -> [BlobRef]? {
+        var text = JSONText(bytes)
+        var refs: [BlobRef] = []
+        guard text.consume(UInt8(ascii: "[")) else { return nil }
+        if text.consume(UInt8(ascii: "]")) { return refs }
+        repeat {
+            guard text.consume(UInt8(ascii: "{")) else { return nil }
+            var sha: String?, count: Int64?
+            repeat {
+                guard let (key, _) = text.string(), text.consume(UInt8(ascii: ":")) else { return nil }
+                switch String(decoding: UnsafeRawBufferPointer(rebasing: bytes[key]), as: UTF8.self) {
+                case "sha256":
+                    guard let (value, _) = text.string() else { return nil }
+                    sha = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+                case "bytes": count = text.integer()
+                default: guard text.skipValue() else { return nil }
+                }
+            } while text.consume(UInt8(ascii: ","))
+            guard text.consume(UInt8(ascii: "}")), let sha, let count, let ref = BlobRef(sha256: sha, byteCount: Int(count))
+            else { return nil }
+            refs.append(ref)
+        } while text.consume(UInt8(ascii: ","))
+        return text.consume(UInt8(ascii: "]")) ? refs : nil
+    }
+
+    private enum Member { case position, stream, version, type, schema, time, actor, command, undoes, blobs, data }
+
+    @inline(__always)
+    private static func name(_ key: UnsafeRawBufferPointer) -> Member? {
+        guard let first = key.first else { return nil }
+        func matches(_ word: StaticString) -> Bool {
+            key.count == word.utf8CodeUnitCount
+                && memcmp(key.baseAddress!, word.utf8Start, key.count) == 0
+        }
+        switch first {
+        case UInt8(ascii: "p"): return matches("position") ? .position : nil
+        case UInt8(ascii: "s"): return matches("stream") ? .stream : matches("schema") ? .schema : nil
+        case UInt8(ascii: "v"): return matches("version") ? .version : nil
+        case UInt8(ascii: "t"): return matches("type") ? .type : matches("time") ? .time : nil
+        case UInt8(ascii: "a"): return matches("actor") ? .actor : nil
+        case UInt8(ascii: "c"): return matches("command") ? .command : nil
+        case UInt8(ascii: "u"): return matches("undoes") ? .undoes : nil
+        case UInt8(ascii: "b"): return matches("blobs") ? .blobs : nil
+        case UInt8(ascii: "d"): return matches("data") ? .data : nil
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,210 @@
+/// The small part of JSON the log reads and writes by hand: strings, integers, and skipping a value.
+///
+/// The envelope is parsed here rather than by `JSONDecoder` so that a reader can take the envelope of
+/// an event without allocating and without touching its payload.
+struct JSONText {
+    let bytes: UnsafeRawBufferPointer
+    var index: Int
+
+    init(_ bytes: UnsafeRawBufferPointer, at index: Int = 0) {
+        self.bytes = bytes
+        self.index = index
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    @inline(__always)
+    var current: UInt8 { bytes[index] }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Consumes `byte` (after optional whitespace); false when something else is there.
+    @inline(__always)
+    mutating func consume(_ byte: UInt8) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    /// Reads a string; returns the range between its quotes and whether it holds escapes.
+    mutating func string() -> (range: Range<Int>, escaped: Bool)? {
+        guard consume(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        var escaped = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return (start..<(index - 1), escaped)
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                index += 2
+                continue
+            }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Reads a non-negative integer that fits in 63 bits.
+    mutating func integer() -> Int64? {
+        skipWhitespace()
+        var value: Int64 = 0
+        let start = index
+        while index < bytes.count {
+            let digit = bytes[index] &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times10.addingReportingOverflow(Int64(digit))
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            index += 1
+        }
+        return index > start ? value : nil
+    }
+
+    /// Skips one JSON value of any kind, checking its structure; false when it is malformed.
+    mutating func skipValue(depth: Int = 0) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count, depth < 512 else { return false }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return string() != nil
+        case UInt8(ascii: "{"):
+            index += 1
+            if consume(UInt8(ascii: "}")) { return true }
+            repeat {
+                guard string() != nil, consume(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
+            } while consume(UInt8(ascii: ","))
+            return consume(UInt8(ascii: "}"))
+        case UInt8(ascii: "["):
+            index += 1
+            if consume(UInt8(ascii: "]")) { return true }
+            repeat {
+                guard skipValue(depth: depth + 1) else { return false }
+            } while consume(UInt8(ascii: ","))
+            return consume(UInt8(ascii: "]"))
+        case UInt8(ascii: "t"): return literal("true")
+        case UInt8(ascii: "f"): return literal("false")
+        case UInt8(ascii: "n"): return literal("null")
+        default: return number()
+        }
+    }
+
+    private mutating func literal(_ word: StaticString) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard index + count <= bytes.count else { return false }
+        for i in 0..<count where bytes[index + i] != word.utf8Start[i] { return false }
+        index += count
+        return true
+    }
+
+    private mutating func number() -> Bool {
+        let start = index
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
+                UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+                index += 1
+            default:
+                return index > start
+            }
+        }
+        return index > start
+    }
+
+    /// Checks that `bytes` hold exactly one JSON value, with no raw line break anywhere.
+    static func isSingleLineValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !bytes.contains(0x0A), !bytes.contains(0x0D) else { return false }
+        var text = JSONText(bytes)
+        guard text.skipValue() else { return false }
+        text.skipWhitespace()
+        return text.atEnd
+    }
+
+    // MARK: Strings
+
+    /// Appends `text` as a JSON string literal, quotes included.
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                let hex: [UInt8] = Array("0123456789abcdef".utf8)
+                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// The text of a string literal's content (the part between the quotes).
+    static func decodeString(_ content: UnsafeRawBufferPointer, escaped: Bool) -> String {
+        guard escaped else { return String(decoding: content, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(content.count)
+        var i = 0
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= content.count else { return nil }
+            var value: UInt32 = 0
+            for j in at..<(at + 4) {
+                let c = content[j]
+                let digit: UInt8
+                switch c {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+        while i < content.count {
+            let byte = content[i]
+            guard byte == UInt8(ascii: "\\"), i + 1 < content.count else {
+                out.append(byte)
+                i += 1
+                continue
+            }
+            let kind = content[i + 1]
+            i += 2
+            switch kind {
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "u"):
+                guard var scalar = hex4(i) else { continue }
+                i += 4
+                if (0xD800..<0xDC00).contains(scalar), i + 6 <= content.count, content[i] == 0x5C,
+                    content[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
+                {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                let character = Unicode.Scalar(scalar) ?? "\u{FFFD}"
+                out.append(contentsOf: Array(String(character).utf8))
+            default: out.append(kind)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

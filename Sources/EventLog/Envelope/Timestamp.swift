@@ -1,0 +1,87 @@
+import Foundation
+
+/// The envelope's `time`: UTC to the millisecond, always 24 characters, `2026-11-21T04:53:55.123Z`.
+///
+/// A fixed width keeps both directions cheap: no formatter, no locale, no allocation.
+enum Timestamp {
+    static let length = 24
+
+    /// Milliseconds since 1970-01-01T00:00:00Z, rounded down.
+    static func milliseconds(of date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    }
+
+    static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// Appends the 24 characters for `milliseconds` (years 0000 to 9999).
+    static func append(milliseconds: Int64, to out: inout [UInt8]) {
+        let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+        let (dayCount, ms) = msOfDay < 0 ? (days - 1, msOfDay + 86_400_000) : (days, msOfDay)
+        let (year, month, day) = civil(fromDays: dayCount)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                out.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4); out.append(UInt8(ascii: "-"))
+        digits(month, 2); out.append(UInt8(ascii: "-"))
+        digits(day, 2); out.append(UInt8(ascii: "T"))
+        digits(ms / 3_600_000, 2); out.append(UInt8(ascii: ":"))
+        digits(ms / 60_000 % 60, 2); out.append(UInt8(ascii: ":"))
+        digits(ms / 1000 % 60, 2); out.append(UInt8(ascii: "."))
+        digits(ms % 1000, 3); out.append(UInt8(ascii: "Z"))
+    }
+
+    /// Parses the 24-character form; nil when `text` is not exactly that.
+    static func parse(_ text: UnsafeRawBufferPointer) -> Int64? {
+        guard text.count == length, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+            text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
+            text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ start: Int, _ width: Int) -> Int64? {
+            var value: Int64 = 0
+            for i in start..<(start + width) {
+                let digit = text[i] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            let ms = number(20, 3), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
+            second < 60
+        else { return nil }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
+    }
+
+    // Howard Hinnant's civil-calendar algorithms (proleptic Gregorian).
+    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

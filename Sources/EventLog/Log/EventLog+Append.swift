@@ -1,0 +1,111 @@
+import Foundation
+
+extension EventLog {
+    func append(_ commit: Commit) throws(EventLogError) -> AppendResult {
+        try validate(commit)
+
+        // Check every expectation before writing anything.
+        var versions: [StreamID: Int] = [:]
+        for stream in commit.events.map(\.stream) + commit.expectations.keys.sorted() where versions[stream] == nil {
+            let current = try currentVersion(of: stream)
+            if let expected = commit.expectations[stream], !expected.admits(current) {
+                throw .versionConflict(stream: stream, expected: expected, actual: current)
+            }
+            versions[stream] = current
+        }
+
+        // Encode the commit as JSON lines, then as one frame.
+        let encoder = EnvelopeEncoder(commit: commit)
+        lineBuffer.removeAll(keepingCapacity: true)
+        var lineOffsets: [UInt32] = []
+        lineOffsets.reserveCapacity(commit.events.count)
+        var position = head
+        for event in commit.events {
+            position = position.next
+            let version = versions[event.stream]! + 1
+            versions[event.stream] = version
+            lineOffsets.append(UInt32(lineBuffer.count))
+            encoder.appendLine(for: event, position: position, version: version, to: &lineBuffer)
+        }
+        frameBuffer.removeAll(keepingCapacity: true)
+        lineBuffer.withUnsafeBytes { LZ4Frame.compress($0, into: &frameBuffer) }
+
+        // Write it where it belongs, durably.
+        let (segmentIndex, offset) = try placeFrame(of: UInt64(frameBuffer.count))
+        let segment = segments[segmentIndex]
+        let file = try appendTarget(segment)
+        do {
+            try file.write(frameBuffer, at: offset)
+            try file.sync()
+            if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
+        } catch {
+            // Not acknowledged: take the bytes back so that the next commit does not land after them.
+            try? file.truncate(to: offset)
+            try? file.sync()
+            throw error
+        }
+
+        // Acknowledged.
+        let first = head.next
+        segments[segmentIndex].size = offset + UInt64(frameBuffer.count)
+        head = position
+        decodedFrame = nil
+        for (i, event) in commit.events.enumerated() {
+            index.add(IndexEntry(
+                streamHash: streamHash(event.stream), position: first.rawValue + UInt64(i),
+                segment: segment.number, frameOffset: UInt32(offset), lineOffset: lineOffsets[i]))
+        }
+        try? index.persist(generations: generations)
+        for (stream, version) in versions { knownVersions[stream] = version }
+        let written = Set(commit.events.map(\.stream))
+        return AppendResult(positions: first...position, streamVersions: versions.filter { written.contains($0.key) })
+    }
+
+    private func validate(_ commit: Commit) throws(EventLogError) {
+        guard !commit.events.isEmpty else { throw .emptyCommit }
+        guard !commit.actor.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw .invalidActor(reason: "it is empty")
+        }
+        guard commit.actor.utf8.count <= 200 else { throw .invalidActor(reason: "it is longer than 200 bytes") }
+        let year = Timestamp.civil(fromDays: Timestamp.milliseconds(of: commit.timestamp) / 86_400_000).year
+        guard (1970...9999).contains(year) else {
+            throw .invalidEvent(index: 0, reason: "the commit's time must fall in the years 1970 to 9999")
+        }
+        for (i, event) in commit.events.enumerated() {
+            guard Identifier.isValid(event.type, maxLength: 100) else {
+                throw .invalidEvent(index: i, reason: "type \"\(event.type)\" must be 1 to 100 characters of A-Z a-z 0-9 . _ : -")
+            }
+            guard event.schemaVersion >= 1 else {
+                throw .invalidEvent(index: i, reason: "schema version must be 1 or more")
+            }
+            guard event.payload.withUnsafeBytes(JSONText.isSingleLineValue) else {
+                throw .invalidEvent(index: i, reason: "the payload must be one JSON value with no raw line breaks")
+            }
+        }
+    }
+
+    /// The segment (as an array index) and offset for a frame of `length` bytes, rolling to a new
+    /// segment when the last one is full. A new segment is created with its header, not yet synced.
+    private func placeFrame(of length: UInt64) throws(EventLogError) -> (Int, UInt64) {
+        if let last = segments.last,
+            last.size == UInt64(SegmentHeader.size) || last.size + length <= options.segmentSizeLimit
+        {
+            return (segments.count - 1, last.size)
+        }
+        let number = UInt32(segments.count + 1)
+        let header = SegmentHeader(number: number, firstPosition: head.next, generation: 0)
+        let path = layout.segmentPath(number)
+        let file = try File.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
+        try file.write(header.bytes, at: 0)
+        segments.append(Segment(header: header, path: path, size: UInt64(SegmentHeader.size)))
+        appendFile = (number, file)
+        return (segments.count - 1, UInt64(SegmentHeader.size))
+    }
+
+    private func appendTarget(_ segment: Segment) throws(EventLogError) -> File {
+        if let (number, file) = appendFile, number == segment.number { return file }
+        let file = try File.open(segment.path, flags: O_RDWR)
+        appendFile = (segment.number, file)
+        return file
+    }
+}

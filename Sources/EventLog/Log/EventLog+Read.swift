@@ -1,0 +1,196 @@
+import Foundation
+
+extension EventLog {
+    /// Calls `body` with every event from `start` through `end` (default: the head), in order.
+    ///
+    /// Memory stays constant: frames are decoded into buffers reused from one event to the next, and the
+    /// envelope handed to `body` is valid only during the call. Every frame's checksum is checked; damage
+    /// throws ``EventLogError/damagedLog(segment:offset:reason:)`` and is never skipped.
+    public func read(
+        from start: LogPosition = LogPosition(1), through end: LogPosition? = nil,
+        _ body: (EventEnvelope) throws -> Void
+    ) throws {
+        let last = min(end ?? head, head)
+        let first = max(start, LogPosition(1))
+        guard first <= last else { return }
+        var (at, offset) = startingFrame(for: first)
+        var expected: LogPosition?
+        while at < segments.count {
+            let segment = segments[at]
+            var cursor = FrameCursor(file: try file(forSegment: segment.number), from: offset, end: segment.size, buffer: readBuffer)
+            while true {
+                let step = try cursor.next()
+                guard case .frame(let frameOffset, let bytes) = step else {
+                    if case .end = step { break }
+                    throw EventLogError.damagedLog(segment: segment.name, offset: cursor.offset, reason: "\(step)")
+                }
+                let length: Int
+                do {
+                    length = try decoder.decode(bytes, into: contentBuffer)
+                } catch {
+                    throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
+                }
+                decodedFrame = nil
+                let content = contentBuffer.bytes(0..<length)
+                var lineStart = 0
+                while lineStart < length, let newline = content[lineStart...].firstIndex(of: 0x0A) {
+                    let line = UnsafeRawBufferPointer(rebasing: content[lineStart..<newline])
+                    lineStart = newline + 1
+                    let envelope: EventEnvelope
+                    do {
+                        envelope = try EnvelopeParser.parse(line)
+                    } catch {
+                        throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: "\(error)")
+                    }
+                    let position = envelope.position
+                    if let wanted = expected, position != wanted {
+                        throw EventLogError.damagedLog(
+                            segment: segment.name, offset: frameOffset,
+                            reason: "found position \(position) where \(wanted) should be")
+                    }
+                    if expected == nil {
+                        guard position <= first else {
+                            throw EventLogError.damagedLog(
+                                segment: segment.name, offset: frameOffset,
+                                reason: "the scan for position \(first) began at position \(position)")
+                        }
+                        if position < first { continue }
+                    }
+                    expected = position.next
+                    try body(envelope)
+                    if position == last { return }
+                }
+            }
+            at += 1
+            offset = UInt64(SegmentHeader.size)
+        }
+        throw EventLogError.damagedLog(
+            segment: segments.last?.name ?? "(none)", offset: segments.last?.size ?? 0,
+            reason: "the log ended before position \(last)")
+    }
+
+    /// Every event from `start` through `end`, copied out. For small ranges and tests; prefer
+    /// ``read(from:through:_:)`` for long ones.
+    public func events(from start: LogPosition = LogPosition(1), through end: LogPosition? = nil) throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        try read(from: start, through: end) { events.append(RecordedEvent($0)) }
+        return events
+    }
+
+    /// Calls `body` with the events of one stream, in order, through the stream index: the cost follows
+    /// the stream's length, not the log's.
+    public func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        for attempt in 0..<2 {
+            do {
+                try readIndexed(stream: stream, body)
+                return
+            } catch let error as EventLogError where attempt == 0 {
+                _ = error
+                // The index disagrees with the log (written before a crash, or before a compaction):
+                // rebuild it from the log and try once more.
+                try rebuildIndex()
+            }
+        }
+    }
+
+    /// The events of one stream, copied out.
+    public func events(in stream: StreamID) throws -> [RecordedEvent] {
+        var events: [RecordedEvent] = []
+        try read(stream: stream) { events.append(RecordedEvent($0)) }
+        return events
+    }
+
+    private func readIndexed(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        var version = 0
+        for entry in index.entries(for: streamHash(stream)) {
+            let matched: Bool? = try withEvent(at: entry) { envelope in
+                guard envelope.position.rawValue == entry.position else { return nil }
+                guard envelope.isIn(stream) else { return false }  // another stream with the same hash
+                guard envelope.streamVersion == version + 1 else { return nil }
+                version += 1
+                try body(envelope)
+                return true
+            } ?? nil
+            if matched == nil {
+                throw EventLogError.damagedLog(
+                    segment: Segment.name(of: entry.segment), offset: UInt64(entry.frameOffset),
+                    reason: "the stream index does not match the log at position \(entry.position)")
+            }
+        }
+    }
+
+    /// Throws away the stream index and builds it again from the whole log.
+    func rebuildIndex() throws(EventLogError) {
+        _ = try synchronize(repair: isWriting, trustingIndex: false)
+        if isWriting { try? index.merge(generations: generations) }
+    }
+
+    /// The version `stream` has now: the number of events in it.
+    func currentVersion(of stream: StreamID) throws(EventLogError) -> Int {
+        if let known = knownVersions[stream] { return known }
+        let entries = index.entries(for: streamHash(stream))
+        var version = 0
+        for entry in entries.reversed() {
+            let found: Int?? = try withEvent(at: entry) { envelope in
+                envelope.isIn(stream) ? envelope.streamVersion : nil
+            }
+            guard let outcome = found else {
+                try rebuildIndex()
+                return try currentVersion(of: stream)
+            }
+            if let streamVersion = outcome {
+                version = streamVersion
+                break
+            }
+        }
+        if isWriting { knownVersions[stream] = version }
+        return version
+    }
+
+    /// Calls `body` with the event an index entry points at; nil when nothing readable is there.
+    func withEvent<Result>(at entry: IndexEntry, _ body: (EventEnvelope) throws -> Result) throws(EventLogError) -> Result? {
+        guard let segment = segments.first(where: { $0.number == entry.segment }),
+            UInt64(entry.frameOffset) < segment.size
+        else { return nil }
+        guard let length = try decodeFrame(segment: segment, offset: entry.frameOffset) else { return nil }
+        let start = Int(entry.lineOffset)
+        guard start < length else { return nil }
+        let content = contentBuffer.bytes(0..<length)
+        guard let newline = content[start...].firstIndex(of: 0x0A),
+            let envelope = try? EnvelopeParser.parse(UnsafeRawBufferPointer(rebasing: content[start..<newline]))
+        else { return nil }
+        do {
+            return try body(envelope)
+        } catch let error as EventLogError {
+            throw error
+        } catch {
+            return nil
+        }
+    }
+
+    /// Decodes the frame at `offset` into `contentBuffer` (unless it is already there); nil if it is not a valid frame.
+    private func decodeFrame(segment: Segment, offset: UInt32) throws(EventLogError) -> Int? {
+        if let decoded = decodedFrame, decoded.segment == segment.number, decoded.offset == offset {
+            return decoded.length
+        }
+        decodedFrame = nil
+        var cursor = FrameCursor(
+            file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: readBuffer)
+        guard case .frame(_, let bytes) = try cursor.next(),
+            let length = try? decoder.decode(bytes, into: contentBuffer)
+        else { return nil }
+        decodedFrame = (segment.number, offset, length)
+        return length
+    }
+
+    /// The segment (as an array index) and frame where a scan for `position` starts.
+    private func startingFrame(for position: LogPosition) -> (Int, UInt64) {
+        if let start = index.start(for: position.rawValue),
+            let at = segments.firstIndex(where: { $0.number == start.segment })
+        {
+            return (at, UInt64(start.frameOffset))
+        }
+        let at = (segments.lastIndex { $0.header.firstPosition <= position }) ?? 0
+        return (at, UInt64(SegmentHeader.size))
+    }
+}

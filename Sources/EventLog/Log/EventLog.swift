@@ -1,0 +1,151 @@
+import Foundation
+
+/// The append-only event log of one library, with its stream index and blob store.
+///
+/// ```swift
+/// let log = try EventLog.create(at: path)
+/// try log.write { writer in
+///     try writer.append(Commit(events: [event], expectations: [stream: .noStream],
+///                              commandID: id, actor: "ana", timestamp: now))
+/// }
+/// try log.read(from: LogPosition(1)) { event in print(event.position, event.type) }
+/// ```
+///
+/// Reading takes no lock and never waits: a reader sees the log as of its last ``refresh()``.
+/// Writing happens inside ``write(_:)``, which holds the library's writer lock, first brings this
+/// instance up to date with what other processes appended, and cuts off a torn tail if there is one.
+///
+/// An instance is not thread-safe; give each thread its own.
+public final class EventLog {
+    public struct Options: Sendable {
+        /// A segment stops taking commits once it reaches this many bytes (at most 4 GiB).
+        public var segmentSizeLimit: UInt64 = 64 << 20
+        /// How long ``EventLog/write(_:)`` waits for another writer before it gives up.
+        public var lockTimeout: Duration = .seconds(10)
+        /// How many new index entries the writer gathers before it folds them into the sorted index.
+        public var indexMergeThreshold = 8192
+
+        public init(segmentSizeLimit: UInt64 = 64 << 20, lockTimeout: Duration = .seconds(10)) {
+            self.segmentSizeLimit = min(segmentSizeLimit, UInt64(UInt32.max))
+            self.lockTimeout = lockTimeout
+        }
+    }
+
+    /// The library folder.
+    public let path: String
+    public let options: Options
+    /// Heavy content, referenced from events by sha256.
+    public let blobs: BlobStore
+    let layout: LibraryLayout
+
+    /// The newest acknowledged event this instance knows of; ``LogPosition/none`` for an empty log.
+    public internal(set) var head: LogPosition = .none
+    var segments: [Segment] = []
+    let index: StreamIndex
+
+    // Reused by every read, so that reading allocates nothing per event.
+    let decoder = LZ4Decoder()
+    let readBuffer = ByteBuffer(capacity: 1 << 20)
+    let contentBuffer = ByteBuffer(capacity: 1 << 16)
+    var readFiles: [UInt32: File] = [:]
+    /// The frame whose content is in `contentBuffer`, for stream reads that meet it again.
+    var decodedFrame: (segment: UInt32, offset: UInt32, length: Int)?
+
+    // Writer state, valid only inside `write`.
+    var isWriting = false
+    var appendFile: (segment: UInt32, file: File)?
+    var knownVersions: [StreamID: Int] = [:]
+    var lineBuffer: [UInt8] = []
+    var frameBuffer: [UInt8] = []
+
+    /// Creates a new, empty library at `path` (and its parent folders), or opens the one already there.
+    public static func create(at path: String, options: Options = Options()) throws(EventLogError) -> EventLog {
+        _ = try LibraryLayout.create(at: path)
+        return try EventLog(at: path, options: options)
+    }
+
+    /// Opens an existing library for reading. It changes nothing on disk, and takes no lock.
+    public init(at path: String, options: Options = Options()) throws(EventLogError) {
+        self.layout = try LibraryLayout.open(at: path)
+        self.path = path
+        self.options = options
+        self.blobs = BlobStore(directory: layout.blobDirectory)
+        self.index = StreamIndex(directory: layout.indexDirectory, mergeThreshold: options.indexMergeThreshold)
+        _ = try synchronize(repair: false)
+    }
+
+    /// Catches up with commits other processes appended since this instance last looked.
+    public func refresh() throws(EventLogError) {
+        _ = try synchronize(repair: false)
+    }
+
+    /// Runs `body` as the library's only writer.
+    ///
+    /// Takes the writer lock (waiting up to ``Options/lockTimeout``), catches up with the log, and
+    /// repairs a torn tail left by a crash; ``LogWriter/recovery`` says what was cut. The lock is held
+    /// until `body` returns.
+    public func write<Result>(_ body: (LogWriter) throws -> Result) throws -> Result {
+        precondition(!isWriting, "EventLog.write is not reentrant")
+        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
+        isWriting = true
+        defer {
+            isWriting = false
+            appendFile = nil
+            knownVersions = [:]
+            withExtendedLifetime(lock) {}
+        }
+        let recovery = try synchronize(repair: true)
+        try? index.persist(generations: generations)
+        return try body(LogWriter(log: self, recovery: recovery))
+    }
+
+    /// Each segment's generation, which the sorted index remembers to notice compaction.
+    var generations: [UInt32: UInt32] {
+        Dictionary(uniqueKeysWithValues: segments.map { ($0.number, $0.header.generation) })
+    }
+
+    func file(forSegment number: UInt32) throws(EventLogError) -> File {
+        if let file = readFiles[number] { return file }
+        let file = try File.openForReading(layout.segmentPath(number))
+        readFiles[number] = file
+        return file
+    }
+}
+
+/// The write side of a library, handed out by ``EventLog/write(_:)`` while the writer lock is held.
+/// Do not keep it past the closure.
+public struct LogWriter {
+    let log: EventLog
+
+    /// What was cut from the end of the log when the lock was taken, if anything.
+    public let recovery: RecoveryReport?
+
+    init(log: EventLog, recovery: RecoveryReport?) {
+        self.log = log
+        self.recovery = recovery
+    }
+
+    /// Appends `commit` as one frame, all or nothing, and returns once it is on disk (fsynced).
+    ///
+    /// Throws ``EventLogError/versionConflict(stream:expected:actual:)`` when a stream's version is not
+    /// what the commit expects; nothing is written then.
+    @discardableResult
+    public func append(_ commit: Commit) throws(EventLogError) -> AppendResult {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        return try log.append(commit)
+    }
+
+    /// The version a stream has now (0 when it has no events).
+    public func version(of stream: StreamID) throws(EventLogError) -> Int {
+        try log.currentVersion(of: stream)
+    }
+
+    /// Recompresses sealed segments into large frames. See ``CompactionSettings``.
+    public func compact(_ settings: CompactionSettings = CompactionSettings()) throws(EventLogError) -> CompactionReport {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        return try log.compact(settings)
+    }
+
+    /// The log, for reading while the lock is held.
+    public var reader: EventLog { log }
+}

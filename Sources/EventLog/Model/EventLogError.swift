@@ -1,0 +1,65 @@
+import Foundation
+
+/// Everything the log can refuse or find wrong. Each message says what happened and what to do next.
+public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
+    // Refusals: nothing was written.
+    case versionConflict(stream: StreamID, expected: ExpectedVersion, actual: Int)
+    case emptyCommit
+    case invalidEvent(index: Int, reason: String)
+    case invalidActor(reason: String)
+    case locked(library: String, pid: Int32?, waitedSeconds: Double)
+
+    // The library itself.
+    case libraryMissing(path: String)
+    case libraryPathIsAFile(path: String)
+    case libraryNotWritable(path: String, reason: String)
+    case newerFormat(file: String, found: UInt32, supported: UInt32)
+
+    // Damage: the log or a blob is not what was written.
+    case damagedLog(segment: String, offset: UInt64, reason: String)
+    case missingSegment(name: String)
+    case blobMissing(BlobRef)
+    case blobDamaged(BlobRef, reason: String)
+
+    // The operating system said no.
+    case io(operation: String, path: String, errno: Int32)
+
+    public var description: String {
+        switch self {
+        case let .versionConflict(stream, expected, actual):
+            let found = actual == 0 ? "no stream" : "version \(actual)"
+            return "conflict on stream \(stream): expected \(expected), found \(found). "
+                + "Another command changed it first; reload and try again."
+        case .emptyCommit:
+            return "a commit needs at least one event."
+        case let .invalidEvent(index, reason):
+            return "event \(index + 1) of the commit is invalid: \(reason)."
+        case let .invalidActor(reason):
+            return "invalid actor: \(reason)."
+        case let .locked(library, pid, waited):
+            let holder = pid.map { "pid \($0)" } ?? "another process"
+            return "library \(library) is locked by \(holder) (waited \(String(format: "%.1f", waited)) s). "
+                + "Wait for it to finish, or allow a longer lock timeout."
+        case let .libraryMissing(path):
+            return "no library at \(path). Create one first (EventLog.create, or `episodic init`)."
+        case let .libraryPathIsAFile(path):
+            return "\(path) is a file, not a library folder. Choose a folder path for the library."
+        case let .libraryNotWritable(path, reason):
+            return "cannot write to the library at \(path): \(reason). Check its permissions, or choose another path."
+        case let .newerFormat(file, found, supported):
+            return "\(file) was written in log format \(found), newer than this build reads (up to \(supported)). "
+                + "Upgrade Episodic to open this library; nothing was changed."
+        case let .damagedLog(segment, offset, reason):
+            return "the log is damaged in segment \(segment) at byte \(offset): \(reason). "
+                + "Nothing was skipped; restore that segment from a backup, then run verify."
+        case let .missingSegment(name):
+            return "log segment \(name) is missing. Restore it from a backup; the log cannot be read past the gap."
+        case let .blobMissing(ref):
+            return "blob \(ref.sha256) (\(ref.byteCount) bytes) is missing from the blob store. Restore it from a backup."
+        case let .blobDamaged(ref, reason):
+            return "blob \(ref.sha256) is damaged: \(reason). Restore it from a backup."
+        case let .io(operation, path, code):
+            return "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))."
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// Finds a stream's events without scanning the log: the stream index.
+///
+/// It is derived data, never fsynced, and rebuilt from the log whenever it is missing, stale or damaged.
+/// Two files in `index/`:
+/// - `streams.sorted` (``SortedRun``): everything up to a covered position, sorted by stream;
+/// - `streams.tail`: entries after that, in position order, appended by the writer after each commit.
+///   Header (32 bytes): `EPSTAIL1`, the covered position it continues from (u64), 16 reserved bytes.
+///
+/// When the tail grows past a threshold, the writer merges it into a new sorted run. A reader that meets
+/// a sorted run and a tail that do not continue each other (a merge in progress) ignores the tail and
+/// scans the log for the difference instead: readers never wait for the writer.
+final class StreamIndex {
+    static let tailTag = Array("EPSTAIL1".utf8)
+    static let tailHeaderSize = 32
+
+    let directory: String
+    var sortedPath: String { directory + "/streams.sorted" }
+    var tailPath: String { directory + "/streams.tail" }
+
+    private var run: SortedRun?
+    /// Entries after the run's covered position, in position order, without gaps.
+    private(set) var tail: [IndexEntry] = []
+    /// How many of `tail` are already in the tail file.
+    private var persistedCount = 0
+    private var tailFileBase: UInt64?
+    private var tailFile: File?
+    /// Entries appended since the writer last merged; a merge starts when this passes `mergeThreshold`.
+    let mergeThreshold: Int
+
+    init(directory: String, mergeThreshold: Int) {
+        self.directory = directory
+        self.mergeThreshold = mergeThreshold
+    }
+
+    /// The position of the newest entry: everything up to here is indexed.
+    var covered: UInt64 { (run?.covered ?? 0) + UInt64(tail.count) }
+
+    /// The newest entry, from which the log checks that the index still matches it.
+    var lastEntry: IndexEntry? { tail.last ?? run?.lastEntry }
+
+    /// Reads what is on disk. A run that does not match the segments' generations is dropped.
+    func load(generations: [UInt32: UInt32]) {
+        reset()
+        if let run = SortedRun(path: sortedPath),
+            run.fingerprints.allSatisfy({ generations[$0.segment] == $0.generation })
+        {
+            self.run = run
+        }
+        guard let file = try? File.openForReading(tailPath), let bytes = try? file.readAll(),
+            bytes.count >= Self.tailHeaderSize, Array(bytes[0..<8]) == Self.tailTag
+        else { return }
+        let base = bytes.littleEndian(at: 8, as: UInt64.self)
+        guard base == (run?.covered ?? 0) else { return }
+        tailFileBase = base
+        bytes.withUnsafeBytes { raw in
+            var offset = Self.tailHeaderSize
+            while offset + IndexEntry.size <= raw.count, let entry = IndexEntry.read(raw, at: offset),
+                entry.position == covered + 1
+            {
+                tail.append(entry)
+                offset += IndexEntry.size
+            }
+        }
+        persistedCount = tail.count
+    }
+
+    /// Forgets everything, in memory; the next `persist` rewrites the files.
+    func reset() {
+        run = nil
+        tail = []
+        persistedCount = 0
+        tailFileBase = nil
+        tailFile = nil
+    }
+
+    /// Adds the entry of the next position.
+    func add(_ entry: IndexEntry) {
+        precondition(entry.position == covered + 1, "index entries are added in position order")
+        tail.append(entry)
+    }
+
+    /// The entries of one stream (by hash; the caller checks the stream name), in position order.
+    func entries(for hash: UInt64) -> [IndexEntry] {
+        (run?.entries(for: hash) ?? []) + tail.filter { $0.streamHash == hash }
+    }
+
+    /// A frame at or before `position` to start a scan from; nil means the start of the log.
+    func start(for position: UInt64) -> (segment: UInt32, frameOffset: UInt32)? {
+        let base = run?.covered ?? 0
+        if position > base, position - base <= UInt64(tail.count) {
+            let entry = tail[Int(position - base - 1)]
+            return (entry.segment, entry.frameOffset)
+        }
+        return run?.start(for: min(position, base))
+    }
+
+    /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
+    func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
+        if tail.count >= mergeThreshold {
+            try merge(generations: generations)
+            return
+        }
+        guard persistedCount < tail.count || tailFileBase == nil else { return }
+        try FileSystem.makeDirectory(directory)
+        let base = run?.covered ?? 0
+        if tailFileBase != base || tailFile == nil {
+            if tailFileBase != base { try startTail(base: base) }
+            tailFile = try File.open(tailPath, flags: O_WRONLY)
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity((tail.count - persistedCount) * IndexEntry.size)
+        for entry in tail[persistedCount...] { entry.append(to: &out) }
+        try tailFile!.write(out, at: UInt64(Self.tailHeaderSize + persistedCount * IndexEntry.size))
+        persistedCount = tail.count
+    }
+
+    /// Folds the tail into a new sorted run and starts an empty tail.
+    func merge(generations: [UInt32: UInt32]) throws(EventLogError) {
+        try FileSystem.makeDirectory(directory)
+        let added = tail.sorted(by: IndexEntry.streamOrder)
+        var merged: [IndexEntry] = []
+        merged.reserveCapacity((run?.entryCount ?? 0) + added.count)
+        var i = 0, j = 0
+        let old = run?.entryCount ?? 0
+        while i < old || j < added.count {
+            if j == added.count || (i < old && IndexEntry.streamOrder(run!.entry(at: i)!, added[j])) {
+                merged.append(run!.entry(at: i)!)
+                i += 1
+            } else {
+                merged.append(added[j])
+                j += 1
+            }
+        }
+        var sparse = run?.sparsePoints ?? []
+        for entry in tail where (entry.position - 1) % SortedRun.sparseStep == 0 {
+            sparse.append((entry.position, entry.segment, entry.frameOffset))
+        }
+        let covered = self.covered
+        let last = lastEntry
+        let segments = generations.filter { $0.key <= (last?.segment ?? 0) }.sorted { $0.key < $1.key }
+            .map { ($0.key, $0.value) }
+        try SortedRun.write(
+            entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, to: sortedPath)
+        try startTail(base: covered)
+        run = SortedRun(path: sortedPath)
+        tail = []
+        persistedCount = 0
+        tailFile = nil
+    }
+
+    /// Removes both files: compaction does this before it moves any frame.
+    func removeFiles() throws(EventLogError) {
+        try FileSystem.remove(sortedPath)
+        try FileSystem.remove(tailPath)
+        reset()
+    }
+
+    private func startTail(base: UInt64) throws(EventLogError) {
+        var header = Self.tailTag
+        header.appendLittleEndian(base)
+        header.append(contentsOf: repeatElement(0, count: 16))
+        let temporary = tailPath + ".new"
+        let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        try file.write(header, at: 0)
+        try FileSystem.rename(temporary, to: tailPath)
+        tailFileBase = base
+        tailFile = nil
+    }
+}

@@ -36,7 +36,7 @@ public struct BlobStore: Sendable {
         let temporary = folder + "/.incoming-\(getpid())-\(ref.sha256.suffix(8))"
         do {
             let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-            try file.write(LZ4Frame.compress(bytes, settings: .init(level: 0, linkedBlocks: true)), at: 0)
+            try file.write(LZ4Frame.compress(bytes, settings: .init(level: 0)), at: 0)
             try file.sync()
             try FileSystem.rename(temporary, to: target)
             try FileSystem.syncDirectory(folder)

@@ -62,15 +62,19 @@ enum LZ4Frame {
         /// 0 for LZ4's fast mode; 3 to 12 for LZ4-HC.
         var level: Int32 = 0
         /// Linked blocks let each block refer back to the previous one: a better ratio for large frames.
-        var linkedBlocks = false
+        var linkedBlocks = true
+        /// The largest block: small blocks let a torn frame's complete blocks still be read.
+        var maximumBlockSize = LZ4F_max4MB
 
-        static let commit = Settings()
+        /// Commits: fast, with 64 KiB blocks, so that a recovery report can name the positions of a torn
+        /// commit's surviving blocks.
+        static let commit = Settings(level: 0, linkedBlocks: true, maximumBlockSize: LZ4F_max64KB)
     }
 
     /// Appends `content` to `out` as one frame with content size and content checksum.
     static func compress(_ content: UnsafeRawBufferPointer, settings: Settings = .commit, into out: inout [UInt8]) {
         var preferences = LZ4F_preferences_t()
-        preferences.frameInfo.blockSizeID = LZ4F_max4MB
+        preferences.frameInfo.blockSizeID = settings.maximumBlockSize
         preferences.frameInfo.blockMode = settings.linkedBlocks ? LZ4F_blockLinked : LZ4F_blockIndependent
         preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
         preferences.frameInfo.contentSize = UInt64(content.count)

@@ -80,9 +80,10 @@ extension EventLog {
     /// Calls `body` with the events of one stream, in order, through the stream index: the cost follows
     /// the stream's length, not the log's.
     public func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        var delivered = 0
         for attempt in 0..<2 {
             do {
-                try readIndexed(stream: stream, body)
+                try readIndexed(stream: stream, after: &delivered, body)
                 return
             } catch let error as EventLogError where attempt == 0 {
                 _ = error
@@ -100,7 +101,9 @@ extension EventLog {
         return events
     }
 
-    private func readIndexed(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+    /// Reads the stream through the index, skipping the first `delivered` events (handed to `body` by an
+    /// earlier attempt) and counting those it hands over.
+    private func readIndexed(stream: StreamID, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void) throws {
         var version = 0
         for entry in index.entries(for: streamHash(stream)) {
             let matched: Bool? = try withEvent(at: entry) { envelope in
@@ -108,7 +111,10 @@ extension EventLog {
                 guard envelope.isIn(stream) else { return false }  // another stream with the same hash
                 guard envelope.streamVersion == version + 1 else { return nil }
                 version += 1
-                try body(envelope)
+                if version > delivered {
+                    try body(envelope)
+                    delivered = version
+                }
                 return true
             } ?? nil
             if matched == nil {

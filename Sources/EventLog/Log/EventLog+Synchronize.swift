@@ -44,9 +44,11 @@ extension EventLog {
     /// that positions follow on without gaps.
     private func scan(from start: (segment: Int, offset: UInt64), repair: Bool) throws(EventLogError) -> RecoveryReport? {
         var offset = start.offset
+        let resumingFromIndex = head != .none
         for at in start.segment..<segments.count {
             let segment = segments[at]
-            if offset == UInt64(SegmentHeader.size) && segment.header.firstPosition != head.next {
+            let entersSegment = at > start.segment || !resumingFromIndex
+            if entersSegment && segment.header.firstPosition != head.next {
                 throw .damagedLog(
                     segment: segment.name, offset: 24,
                     reason: "it starts at position \(segment.header.firstPosition), expected \(head.next)")

@@ -84,6 +84,7 @@ public final class EventLog {
     /// Takes the writer lock (waiting up to ``Options/lockTimeout``), catches up with the log, and
     /// repairs a torn tail left by a crash; ``LogWriter/recovery`` says what was cut. The lock is held
     /// until `body` returns.
+    @discardableResult
     public func write<Result>(_ body: (LogWriter) throws -> Result) throws -> Result {
         precondition(!isWriting, "EventLog.write is not reentrant")
         let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)

@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+@testable import EventLog
+
+@Suite("Appending and reading")
+struct AppendAndReadTests {
+    let podcast: StreamID = "podcast-1"
+    let episode: StreamID = "episode-1"
+
+    @Test("a commit comes back exactly as it was appended, envelope and payload")
+    func roundTrip() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        let blob = try log.blobs.put(Array("transcript".utf8))
+        let undone = CommandID(UUID())
+        let commit = Given.commit(
+            Given.event(podcast, "PodcastCreated", #"{"name":"Café \"Talk\"","tags":["a",1,true,null]}"#),
+            Given.event(episode, "TranscriptImported", #"{"ref":1}"#, blobs: [blob]),
+            actor: "Zoë \"the\" editor\n", at: Date(timeIntervalSince1970: 1_790_000_000.123), undoes: undone)
+
+        let result = try log.write { try $0.append(commit) }
+
+        #expect(result.positions == LogPosition(1)...LogPosition(2))
+        #expect(result.streamVersions == [podcast: 1, episode: 1])
+        let reopened = try library.open()
+        let events = try reopened.events()
+        #expect(events.count == 2)
+        #expect(events[0].position == LogPosition(1))
+        #expect(events[0].stream == podcast)
+        #expect(events[0].streamVersion == 1)
+        #expect(events[0].type == "PodcastCreated")
+        #expect(events[0].schemaVersion == 1)
+        #expect(events[0].actor == "Zoë \"the\" editor\n")
+        #expect(events[0].commandID == commit.commandID)
+        #expect(events[0].undoes == undone)
+        #expect(events[0].timestamp == Date(timeIntervalSince1970: 1_790_000_000.123))
+        #expect(events[0].json == #"{"name":"Café \"Talk\"","tags":["a",1,true,null]}"#)
+        #expect(events[0].blobs.isEmpty)
+        #expect(events[1].blobs == [blob])
+        #expect(events[1].commandID == commit.commandID)
+    }
+
+    @Test("positions start at 1 and have no gaps across commits, streams and reopenings")
+    func positionsAreDense() throws {
+        let library = TemporaryLibrary()
+        var log = try library.create()
+        var all: [LogPosition] = []
+        for round in 0..<3 {
+            let results = try log.write { writer in
+                try (0..<5).map { i in
+                    try writer.append(Given.commit(Given.event(StreamID(rawValue: "s-\(i % 2)")!), Given.event("other")))
+                }
+            }
+            all += results.flatMap { Array(($0.positions.lowerBound.rawValue)...($0.positions.upperBound.rawValue)) }.map { LogPosition($0) }
+            log = try library.open()
+            #expect(log.head == LogPosition(UInt64(10 * (round + 1))))
+        }
+        #expect(all == (1...30).map { LogPosition($0) })
+        #expect(try log.events().map(\.position) == all)
+    }
+
+    @Test("reading from a position starts there and stops at the head or at `through`")
+    func readRanges() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(600, to: "counter", in: log)
+
+        #expect(try log.events(from: LogPosition(598)).map(\.json) == [#"{"i":598}"#, #"{"i":599}"#, #"{"i":600}"#])
+        #expect(try log.events(from: LogPosition(300), through: LogPosition(301)).map(\.position.rawValue) == [300, 301])
+        #expect(try log.events(from: LogPosition(601)).isEmpty)
+    }
+
+    @Test("a stream reads back alone and in order, with versions 1, 2, 3...")
+    func streamRead() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try log.write { writer in
+            for i in 1...50 {
+                try writer.append(Given.commit(
+                    Given.event(StreamID(rawValue: "episode-\(i % 7)")!, "Step", #"{"i":\#(i)}"#)))
+            }
+        }
+        let events = try library.open().events(in: "episode-3")
+        #expect(events.map(\.json) == [3, 10, 17, 24, 31, 38, 45].map { #"{"i":\#($0)}"# })
+        #expect(events.map(\.streamVersion) == Array(1...7))
+        #expect(try log.events(in: "never-written").isEmpty)
+    }
+
+    @Test("another process's appends appear after refresh, not before")
+    func refreshSeesNewCommits() throws {
+        let library = TemporaryLibrary()
+        let reader = try library.create()
+        let writer = try library.open()
+        try Given.appended(3, to: "s", in: writer)
+
+        #expect(reader.head == .none)
+        try reader.refresh()
+        #expect(reader.head == LogPosition(3))
+        #expect(try reader.events(in: "s").count == 3)
+    }
+
+    @Test("envelopes can be read without decoding the payload")
+    func envelopeWithoutPayload() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try log.write { writer in
+            try writer.append(Given.commit(Given.event("a", "Kept", #"{"big":"\#(String(repeating: "z", count: 10_000))"}"#)))
+            try writer.append(Given.commit(Given.event("b", "Skipped")))
+        }
+        var kept: [String] = []
+        try log.read { envelope in
+            if envelope.hasType("Kept") { kept.append(String(decoding: envelope.payload, as: UTF8.self)) }
+            #expect(envelope.isIn("a") == envelope.hasType("Kept"))
+        }
+        #expect(kept.count == 1 && kept[0].count == 10_010)
+        struct Big: Decodable { let big: String }
+        try log.read(stream: "a") { envelope in
+            let payload = try envelope.decodePayload(Big.self)
+            #expect(payload.big.count == 10_000)
+        }
+    }
+
+    @Test(
+        "bad commits are refused with a reason, and nothing is written",
+        arguments: [
+            (Commit(events: [], commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch), "at least one event"),
+            (Given.commit(Given.event("s", "Has Space")), "type \"Has Space\""),
+            (Given.commit(Given.event("s", "T", #"{"a":1"#)), "one JSON value"),
+            (Given.commit(Given.event("s", "T", "{\"a\":\n1}")), "no raw line breaks"),
+            (Given.commit(Given.event("s", "T", #"{"a":1} {"b":2}"#)), "one JSON value"),
+            (Given.commit(Given.event("s"), actor: "  "), "actor"),
+        ])
+    func refusals(commit: Commit, reason: String) throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(1, to: "s", in: log)
+        let before = try library.snapshot()
+
+        let error = #expect(throws: EventLogError.self) { try log.write { try $0.append(commit) } }
+
+        #expect(error?.description.contains(reason) == true, "\(String(describing: error))")
+        #expect(try library.snapshot() == before)
+        #expect(try library.open().head == LogPosition(1))
+    }
+
+    @Test("stream ids and event types are identifiers")
+    func identifiers() {
+        #expect(StreamID(rawValue: "episode-0f8e:v1.2_x") != nil)
+        #expect(StreamID(rawValue: "") == nil)
+        #expect(StreamID(rawValue: "has space") == nil)
+        #expect(StreamID(rawValue: "quote\"") == nil)
+        #expect(StreamID(rawValue: String(repeating: "a", count: 201)) == nil)
+    }
+
+    @Test("timestamps keep milliseconds across the whole range of years")
+    func timestamps() {
+        for milliseconds: Int64 in [0, 1, 951_782_400_000, 1_790_000_000_123, 253_402_300_799_999] {
+            var text: [UInt8] = []
+            Timestamp.append(milliseconds: milliseconds, to: &text)
+            #expect(text.count == 24)
+            #expect(text.withUnsafeBytes(Timestamp.parse) == milliseconds)
+        }
+        var leap: [UInt8] = []
+        Timestamp.append(milliseconds: 951_782_400_000, to: &leap)
+        #expect(String(decoding: leap, as: UTF8.self) == "2000-02-29T00:00:00.000Z")
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+@testable import EventLog
+
+@Suite("One writer at a time")
+struct LockTests {
+    @Test("a second writer waits for the timeout, then names the pid holding the lock")
+    func secondWriterTimesOut() throws {
+        let library = TemporaryLibrary()
+        let first = try library.create()
+        let second = try library.open(EventLog.Options(lockTimeout: .milliseconds(200)))
+
+        try first.write { _ in
+            let started = ContinuousClock.now
+            let error = #expect(throws: EventLogError.self) { try second.write { _ in } }
+            #expect(ContinuousClock.now - started >= .milliseconds(200))
+            guard case .locked(_, let pid, let waited)? = error else {
+                Issue.record("expected .locked, got \(String(describing: error))")
+                return
+            }
+            #expect(pid == getpid())
+            #expect(waited >= 0.2)
+            #expect(error?.description.contains("is locked by pid \(getpid())") == true)
+        }
+        // Released: the second writer gets in now.
+        try second.write { try $0.append(Given.commit(Given.event("s"))) }
+    }
+
+    @Test("readers never wait for the writer")
+    func readersDoNotBlock() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(3, to: "s", in: log)
+
+        try log.write { writer in
+            try writer.append(Given.commit(Given.event("s")))
+            let reader = try library.open()
+            #expect(reader.head == LogPosition(4))
+            #expect(try reader.events(in: "s").count == 4)
+        }
+    }
+
+    @Test("a writer killed while holding the lock does not leave the library locked")
+    func killedHolder() throws {
+        let library = TemporaryLibrary()
+        _ = try library.create()
+        let (process, out, _) = TestWriter.process(["append", library.path, "k", "100000"])
+        try process.run()
+        // Wait until it has acknowledged something, so it is inside its loop of locked appends.
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("done") { seen += out.fileHandleForReading.availableData }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+
+        let log = try library.open(EventLog.Options(lockTimeout: .seconds(2)))
+        try log.write { try $0.append(Given.commit(Given.event("after"))) }
+    }
+}

@@ -130,6 +130,7 @@ struct AppendAndReadTests {
             (Given.commit(Given.event("s", "T", "{\"a\":\n1}")), "no raw line breaks"),
             (Given.commit(Given.event("s", "T", #"{"a":1} {"b":2}"#)), "one JSON value"),
             (Given.commit(Given.event("s"), actor: "  "), "actor"),
+            (Given.commit(Given.event("s"), at: Date(timeIntervalSince1970: -0.001)), "years 1970 to 9999"),
         ])
     func refusals(commit: Commit, reason: String) throws {
         let library = TemporaryLibrary()

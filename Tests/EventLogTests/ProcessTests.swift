@@ -82,13 +82,14 @@ struct ProcessTests {
         _ = try library.create()
         chmod(library.folder, 0o755)
         let before = try library.snapshot()
+        defer { try? FileManager.default.removeItem(atPath: library.folder + "/eventlog-test-writer") }
 
-        let write = try TestWriter.run(["write", library.path], as: "65534")
+        let write = try TestWriter.run(["write", library.path], as: "65534", copyTo: library.folder)
         #expect(write.status == 3)
         #expect(write.err.contains("cannot write to the library at \(library.path)"), "\(write.err)")
         #expect(write.err.contains("Permission denied"))
 
-        let create = try TestWriter.run(["create", library.folder + "/elsewhere/new"], as: "65534")
+        let create = try TestWriter.run(["create", library.folder + "/elsewhere/new"], as: "65534", copyTo: library.folder)
         #expect(create.status == 3)
         #expect(create.err.contains("cannot write to the library"), "\(create.err)")
         #expect(!FileManager.default.fileExists(atPath: library.folder + "/elsewhere"))

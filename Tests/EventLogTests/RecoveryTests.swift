@@ -144,6 +144,22 @@ struct RecoveryTests {
         #expect(!FileManager.default.fileExists(atPath: library.segmentPath(2)))
     }
 
+    @Test("a damaged header on a last segment that holds commits is damage: the segment is kept")
+    func damagedHeaderIsNotTorn() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create(EventLog.Options(segmentSizeLimit: 1024))
+        try Given.appended(12, to: "s", in: log)
+        let last = UInt32(log.segments.count)
+        let path = library.segmentPath(last)
+        try library.flipBit(in: path, at: 9)  // inside "EPISODIC"
+        let before = try library.read(path)
+
+        #expect(throws: EventLogError.damagedLog(segment: Segment.name(of: last), offset: 0, reason: "its header is not a segment header")) {
+            try library.open().write { _ in }
+        }
+        #expect(try library.read(path) == before)
+    }
+
     @Test("a missing segment is an error, not a shorter log")
     func missingSegment() throws {
         let library = TemporaryLibrary()

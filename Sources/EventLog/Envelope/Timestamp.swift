@@ -5,6 +5,8 @@ import Foundation
 /// A fixed width keeps both directions cheap: no formatter, no locale, no allocation.
 enum Timestamp {
     static let length = 24
+    /// 10000-01-01T00:00:00.000Z: the first instant the 4-digit year cannot hold.
+    static let endOfYear9999: Int64 = 253_402_300_800_000
 
     /// Milliseconds since 1970-01-01T00:00:00Z, rounded down.
     static func milliseconds(of date: Date) -> Int64 {

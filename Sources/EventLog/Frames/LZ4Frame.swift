@@ -3,8 +3,9 @@ import CLZ4
 /// The LZ4 frame format (lz4.org, "LZ4 Frame Format Description"): what the log and the blob store write,
 /// and what `lz4 -dc` reads back.
 ///
-/// Every frame the log writes has its content size and content checksum turned on, so a reader knows how
-/// much room a frame needs before decoding it, and a torn or flipped frame is always caught.
+/// Every frame the log writes has its content checksum turned on, so a torn or flipped frame is always
+/// caught, and its content size (except for empty content, which the format cannot tell from "unknown"),
+/// so a reader knows how much room a frame needs before decoding it.
 enum LZ4Frame {
     static let magic: UInt32 = 0x184D_2204
     /// Skippable frames carry 0x184D2A50 ... 0x184D2A5F; decoders (and `lz4 -dc`) pass over them.

@@ -67,8 +67,7 @@ extension EventLog {
             throw .invalidActor(reason: "it is empty")
         }
         guard commit.actor.utf8.count <= 200 else { throw .invalidActor(reason: "it is longer than 200 bytes") }
-        let year = Timestamp.civil(fromDays: Timestamp.milliseconds(of: commit.timestamp) / 86_400_000).year
-        guard (1970...9999).contains(year) else {
+        guard (0..<Timestamp.endOfYear9999).contains(Timestamp.milliseconds(of: commit.timestamp)) else {
             throw .invalidEvent(index: 0, reason: "the commit's time must fall in the years 1970 to 9999")
         }
         for (i, event) in commit.events.enumerated() {
@@ -88,7 +87,7 @@ extension EventLog {
     /// segment when the last one is full. A new segment is created with its header, not yet synced.
     private func placeFrame(of length: UInt64) throws(EventLogError) -> (Int, UInt64) {
         if let last = segments.last,
-            last.size == UInt64(SegmentHeader.size) || last.size + length <= options.segmentSizeLimit
+            last.size == UInt64(SegmentHeader.size) || last.size + length <= min(options.segmentSizeLimit, UInt64(UInt32.max))
         {
             return (segments.count - 1, last.size)
         }

@@ -31,11 +31,7 @@ extension EventLog {
                     throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
                 }
                 decodedFrame = nil
-                let content = contentBuffer.bytes(0..<length)
-                var lineStart = 0
-                while lineStart < length, let newline = content[lineStart...].firstIndex(of: 0x0A) {
-                    let line = UnsafeRawBufferPointer(rebasing: content[lineStart..<newline])
-                    lineStart = newline + 1
+                for (_, line) in Lines(contentBuffer.bytes(0..<length)) {
                     let envelope: EventEnvelope
                     do {
                         envelope = try EnvelopeParser.parse(line)
@@ -104,8 +100,11 @@ extension EventLog {
     /// Reads the stream through the index, skipping the first `delivered` events (handed to `body` by an
     /// earlier attempt) and counting those it hands over.
     private func readIndexed(stream: StreamID, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void) throws {
+        guard let entries = index.entries(for: streamHash(stream)) else {
+            throw EventLogError.damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check")
+        }
         var version = 0
-        for entry in index.entries(for: streamHash(stream)) {
+        for entry in entries {
             let matched: Bool? = try withEvent(at: entry) { envelope in
                 guard envelope.position.rawValue == entry.position else { return nil }
                 guard envelope.isIn(stream) else { return false }  // another stream with the same hash
@@ -134,7 +133,10 @@ extension EventLog {
     /// The version `stream` has now: the number of events in it.
     func currentVersion(of stream: StreamID) throws(EventLogError) -> Int {
         if let known = knownVersions[stream] { return known }
-        let entries = index.entries(for: streamHash(stream))
+        guard let entries = index.entries(for: streamHash(stream)) else {
+            try rebuildIndex()
+            return try currentVersion(of: stream)
+        }
         var version = 0
         for entry in entries.reversed() {
             let found: Int?? = try withEvent(at: entry) { envelope in
@@ -160,10 +162,9 @@ extension EventLog {
         else { return nil }
         guard let length = try decodeFrame(segment: segment, offset: entry.frameOffset) else { return nil }
         let start = Int(entry.lineOffset)
-        guard start < length else { return nil }
-        let content = contentBuffer.bytes(0..<length)
-        guard let newline = content[start...].firstIndex(of: 0x0A),
-            let envelope = try? EnvelopeParser.parse(UnsafeRawBufferPointer(rebasing: content[start..<newline]))
+        guard start < length, start == 0 || contentBuffer.bytes(0..<length)[start - 1] == 0x0A,
+            var lines = Optional(Lines(contentBuffer.bytes(start..<length))), let (_, line) = lines.next(),
+            let envelope = try? EnvelopeParser.parse(line)
         else { return nil }
         do {
             return try body(envelope)

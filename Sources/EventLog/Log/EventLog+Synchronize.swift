@@ -85,15 +85,14 @@ extension EventLog {
 
     /// Indexes the lines of the frame just decoded into `contentBuffer`.
     private func indexLines(length: Int, segment: Segment, frameOffset: UInt64) throws(EventLogError) {
-        let content = contentBuffer.bytes(0..<length)
-        var lineStart = 0
-        while lineStart < length {
-            guard let newline = content[lineStart...].firstIndex(of: 0x0A) else {
-                throw .damagedLog(segment: segment.name, offset: frameOffset, reason: "its last line has no newline")
-            }
+        let lines = Lines(contentBuffer.bytes(0..<length))
+        if lines.hasUnterminatedTail {
+            throw .damagedLog(segment: segment.name, offset: frameOffset, reason: "its last line has no newline")
+        }
+        for (lineStart, line) in lines {
             let envelope: EventEnvelope
             do {
-                envelope = try EnvelopeParser.parse(UnsafeRawBufferPointer(rebasing: content[lineStart..<newline]))
+                envelope = try EnvelopeParser.parse(line)
             } catch {
                 throw .damagedLog(segment: segment.name, offset: frameOffset, reason: "an event cannot be read: \(error)")
             }
@@ -114,7 +113,6 @@ extension EventLog {
                     segment: segment.name, offset: frameOffset,
                     reason: "found position \(position) after position \(head)")
             }
-            lineStart = newline + 1
         }
     }
 
@@ -162,12 +160,8 @@ extension EventLog {
         let content = bytes.withUnsafeBytes { decoder.decodePrefix($0) }
         var positions: [LogPosition] = []
         content.withUnsafeBytes { raw in
-            var start = 0
-            while let newline = raw[start...].firstIndex(of: 0x0A) {
-                if let envelope = try? EnvelopeParser.parse(UnsafeRawBufferPointer(rebasing: raw[start..<newline])) {
-                    positions.append(envelope.position)
-                }
-                start = newline + 1
+            for (_, line) in Lines(raw) {
+                if let envelope = try? EnvelopeParser.parse(line) { positions.append(envelope.position) }
             }
         }
         return positions
@@ -179,11 +173,6 @@ extension EventLog {
         -> (segments: [Segment], removedTornSegment: (name: String, size: UInt64)?)
     {
         let names = try FileSystem.contents(of: layout.logDirectory)
-        if repair {
-            for name in names where name.hasSuffix(".compacting") {
-                try FileSystem.remove(layout.logDirectory + "/" + name)
-            }
-        }
         let numbers = names.compactMap(Segment.number(inName:)).sorted()
         var found: [Segment] = []
         var removed: (name: String, size: UInt64)?
@@ -199,7 +188,10 @@ extension EventLog {
             } catch .newerFormat(let version) {
                 throw .newerFormat(file: path, found: version, supported: SegmentHeader.formatVersion)
             } catch {
-                guard i == numbers.count - 1, size < UInt64(SegmentHeader.size) || error == .notASegment else {
+                // Only a last segment that holds no commit at all can be the remains of a crash while it
+                // was being created; anything else behind a bad header is damage, and is kept.
+                let whole = try file.read(count: Int(size), at: 0)
+                guard i == numbers.count - 1, !containsValidFrame(whole, after: 0) else {
                     throw .damagedLog(segment: Segment.name(of: number), offset: 0, reason: "its header is not a segment header")
                 }
                 if repair {
@@ -213,6 +205,12 @@ extension EventLog {
                 throw .damagedLog(segment: Segment.name(of: number), offset: 20, reason: "its header names segment \(header.number)")
             }
             found.append(Segment(header: header, path: path, size: size))
+        }
+        // Leftovers of an interrupted compaction go only once every segment is known to be readable.
+        if repair {
+            for name in names where name.hasSuffix(".compacting") {
+                try FileSystem.remove(layout.logDirectory + "/" + name)
+            }
         }
         return (found, removed)
     }

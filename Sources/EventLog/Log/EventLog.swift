@@ -18,7 +18,8 @@ import Foundation
 /// An instance is not thread-safe; give each thread its own.
 public final class EventLog {
     public struct Options: Sendable {
-        /// A segment stops taking commits once it reaches this many bytes (at most 4 GiB).
+        /// A segment stops taking commits once it reaches this many bytes (at most 4 GiB, the reach of
+        /// the stream index's 32-bit frame offsets; larger values count as 4 GiB).
         public var segmentSizeLimit: UInt64 = 64 << 20
         /// How long ``EventLog/write(_:)`` waits for another writer before it gives up.
         public var lockTimeout: Duration = .seconds(10)

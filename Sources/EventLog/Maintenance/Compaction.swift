@@ -98,18 +98,16 @@ extension EventLog {
                 throw .damagedLog(segment: segment.name, offset: offset, reason: error.reason)
             }
             let content = contentBuffer.bytes(0..<length)
-            var lineStart = 0
-            while lineStart < length, let newline = content[lineStart...].firstIndex(of: 0x0A) {
-                let line = UnsafeRawBufferPointer(rebasing: content[lineStart..<newline])
+            for (lineStart, line) in Lines(content) {
                 guard let envelope = try? EnvelopeParser.parse(line), envelope.position == expected else {
                     try? FileSystem.remove(temporary)
                     throw .damagedLog(segment: segment.name, offset: offset, reason: "expected position \(expected)")
                 }
                 expected = expected.next
                 // Frames end on line boundaries, so that every frame is whole JSON lines.
-                if chunk.count + (newline + 1 - lineStart) > settings.frameContentSize { try flush() }
-                chunk.append(contentsOf: UnsafeRawBufferPointer(rebasing: content[lineStart...newline]))
-                lineStart = newline + 1
+                let withNewline = UnsafeRawBufferPointer(rebasing: content[lineStart...(lineStart + line.count)])
+                if chunk.count + withNewline.count > settings.frameContentSize { try flush() }
+                chunk.append(contentsOf: withNewline)
             }
             json += UInt64(length)
         }

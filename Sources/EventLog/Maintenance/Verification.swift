@@ -82,17 +82,12 @@ extension EventLog {
                         continue walk
                     }
                     decodedFrame = nil
-                    let content = contentBuffer.bytes(0..<length)
-                    var lineStart = 0
-                    while lineStart < length {
-                        guard let newline = content[lineStart...].firstIndex(of: 0x0A) else {
-                            problem(offset, "the frame's last line has no newline")
-                            break
-                        }
-                        defer { lineStart = newline + 1 }
+                    let lines = Lines(contentBuffer.bytes(0..<length))
+                    if lines.hasUnterminatedTail { problem(offset, "the frame's last line has no newline") }
+                    for (_, line) in lines {
                         let envelope: EventEnvelope
                         do {
-                            envelope = try EnvelopeParser.parse(UnsafeRawBufferPointer(rebasing: content[lineStart..<newline]), strict: true)
+                            envelope = try EnvelopeParser.parse(line, strict: true)
                         } catch {
                             problem(offset, "an event cannot be read: \(error)")
                             continue

@@ -65,8 +65,8 @@ final class SortedRun {
 
     func entry(at index: Int) -> IndexEntry? { IndexEntry.read(map, at: entriesOffset + index * IndexEntry.size) }
 
-    /// The entries of one stream, by position.
-    func entries(for hash: UInt64) -> [IndexEntry] {
+    /// The entries of one stream, by position; nil when one of them fails its check (the run is damaged).
+    func entries(for hash: UInt64) -> [IndexEntry]? {
         var low = 0, high = entryCount
         while low < high {
             let middle = (low + high) / 2
@@ -77,7 +77,8 @@ final class SortedRun {
             }
         }
         var found: [IndexEntry] = []
-        while low < entryCount, let entry = entry(at: low), entry.streamHash == hash {
+        while low < entryCount, map.littleEndian(at: entriesOffset + low * IndexEntry.size, as: UInt64.self) == hash {
+            guard let entry = entry(at: low) else { return nil }
             found.append(entry)
             low += 1
         }

@@ -82,8 +82,10 @@ final class StreamIndex {
     }
 
     /// The entries of one stream (by hash; the caller checks the stream name), in position order.
-    func entries(for hash: UInt64) -> [IndexEntry] {
-        (run?.entries(for: hash) ?? []) + tail.filter { $0.streamHash == hash }
+    /// Nil when the sorted run turns out to be damaged: the caller rebuilds the index.
+    func entries(for hash: UInt64) -> [IndexEntry]? {
+        guard let sorted = run.map({ $0.entries(for: hash) }) ?? [] else { return nil }
+        return sorted + tail.filter { $0.streamHash == hash }
     }
 
     /// A frame at or before `position` to start a scan from; nil means the start of the log.
@@ -125,13 +127,18 @@ final class StreamIndex {
         var i = 0, j = 0
         let old = run?.entryCount ?? 0
         while i < old || j < added.count {
-            if j == added.count || (i < old && IndexEntry.streamOrder(run!.entry(at: i)!, added[j])) {
-                merged.append(run!.entry(at: i)!)
-                i += 1
-            } else {
-                merged.append(added[j])
-                j += 1
+            if i < old {
+                guard let entry = run!.entry(at: i) else {
+                    throw .damagedLog(segment: "index/streams.sorted", offset: UInt64(i), reason: "index entry \(i) fails its check")
+                }
+                if j == added.count || IndexEntry.streamOrder(entry, added[j]) {
+                    merged.append(entry)
+                    i += 1
+                    continue
+                }
             }
+            merged.append(added[j])
+            j += 1
         }
         var sparse = run?.sparsePoints ?? []
         for entry in tail where (entry.position - 1) % SortedRun.sparseStep == 0 {

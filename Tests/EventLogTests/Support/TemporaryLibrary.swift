@@ -103,11 +103,17 @@ enum TestWriter {
         return FileManager.default.currentDirectoryPath + "/.build/debug/eventlog-test-writer"
     }
 
-    static func process(_ arguments: [String], as user: String? = nil) -> (Process, Pipe, Pipe) {
+    /// `user` runs the helper as another user (by uid, through setpriv), from a copy of the binary in
+    /// `copyTo`: the build folder may sit where that user cannot reach it.
+    static func process(_ arguments: [String], as user: String? = nil, copyTo folder: String? = nil) -> (Process, Pipe, Pipe) {
         let process = Process()
-        if let user {
+        if let user, let folder {
+            let copy = folder + "/eventlog-test-writer"
+            try? FileManager.default.removeItem(atPath: copy)
+            try! FileManager.default.copyItem(atPath: path, toPath: copy)
+            chmod(copy, 0o755)
             process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", path] + arguments
+            process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", copy] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
@@ -119,8 +125,8 @@ enum TestWriter {
     }
 
     /// Runs to the end; returns the exit status and what it printed.
-    static func run(_ arguments: [String], as user: String? = nil) throws -> (status: Int32, out: String, err: String) {
-        let (process, out, err) = process(arguments, as: user)
+    static func run(_ arguments: [String], as user: String? = nil, copyTo folder: String? = nil) throws -> (status: Int32, out: String, err: String) {
+        let (process, out, err) = process(arguments, as: user, copyTo: folder)
         try process.run()
         let output = out.fileHandleForReading.readDataToEndOfFile()
         let errors = err.fileHandleForReading.readDataToEndOfFile()

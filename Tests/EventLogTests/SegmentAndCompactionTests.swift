@@ -82,8 +82,7 @@ struct StreamIndexTests {
     @Test("a missing or damaged index is rebuilt from the log with the same answers")
     func rebuild() throws {
         let library = TemporaryLibrary()
-        var options = EventLog.Options()
-        options.indexMergeThreshold = 16
+        let options = EventLog.Options(indexMergeThreshold: 16)
         let log = try library.create(options)
         try log.write { writer in
             for i in 1...100 { try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i % 9)")!, "E", #"{"i":\#(i)}"#))) }
@@ -133,8 +132,7 @@ struct StreamIndexTests {
     @Test("an entry of the sorted index that fails its check makes the reader rebuild, not answer short")
     func damagedSortedEntry() throws {
         let library = TemporaryLibrary()
-        var options = EventLog.Options()
-        options.indexMergeThreshold = 8
+        let options = EventLog.Options(indexMergeThreshold: 8)
         let log = try library.create(options)
         try log.write { writer in
             for i in 1...20 { try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i % 2)")!))) }

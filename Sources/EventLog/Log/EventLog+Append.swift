@@ -63,7 +63,7 @@ extension EventLog {
 
     private func validate(_ commit: Commit) throws(EventLogError) {
         guard !commit.events.isEmpty else { throw .emptyCommit }
-        guard !commit.actor.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard commit.actor.unicodeScalars.contains(where: { !$0.properties.isWhitespace }) else {
             throw .invalidActor(reason: "it is empty")
         }
         guard commit.actor.utf8.count <= 200 else { throw .invalidActor(reason: "it is longer than 200 bytes") }

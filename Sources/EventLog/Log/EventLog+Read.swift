@@ -151,7 +151,7 @@ extension EventLog {
                 break
             }
         }
-        if isWriting { knownVersions[stream] = version }
+        knownVersions[stream] = version
         return version
     }
 
@@ -182,7 +182,8 @@ extension EventLog {
         }
         decodedFrame = nil
         var cursor = FrameCursor(
-            file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: readBuffer)
+            file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: readBuffer,
+            readAhead: 16 << 10)
         guard case .frame(_, let bytes) = try cursor.next(),
             let length = try? decoder.decode(bytes, into: contentBuffer)
         else { return nil }

@@ -9,6 +9,8 @@ extension EventLog {
     /// with `repair` (under the writer lock) it is cut off and reported; without, it is just not read.
     /// Damage anywhere else is an error naming the segment and byte offset.
     func synchronize(repair: Bool, trustingIndex: Bool = true) throws(EventLogError) -> RecoveryReport? {
+        let headBefore = head
+        defer { if head != headBefore || !trustingIndex { knownVersions = [:] } }
         readFiles = [:]
         decodedFrame = nil
         let listing = try listSegments(repair: repair)

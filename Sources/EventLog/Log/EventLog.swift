@@ -26,9 +26,10 @@ public final class EventLog {
         /// How many new index entries the writer gathers before it folds them into the sorted index.
         public var indexMergeThreshold = 8192
 
-        public init(segmentSizeLimit: UInt64 = 64 << 20, lockTimeout: Duration = .seconds(10)) {
+        public init(segmentSizeLimit: UInt64 = 64 << 20, lockTimeout: Duration = .seconds(10), indexMergeThreshold: Int = 8192) {
             self.segmentSizeLimit = min(segmentSizeLimit, UInt64(UInt32.max))
             self.lockTimeout = lockTimeout
+            self.indexMergeThreshold = max(indexMergeThreshold, 1)
         }
     }
 
@@ -52,10 +53,13 @@ public final class EventLog {
     /// The frame whose content is in `contentBuffer`, for stream reads that meet it again.
     var decodedFrame: (segment: UInt32, offset: UInt32, length: Int)?
 
+    /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
+    /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).
+    var knownVersions: [StreamID: Int] = [:]
+
     // Writer state, valid only inside `write`.
     var isWriting = false
     var appendFile: (segment: UInt32, file: File)?
-    var knownVersions: [StreamID: Int] = [:]
     var lineBuffer: [UInt8] = []
     var frameBuffer: [UInt8] = []
 
@@ -93,7 +97,6 @@ public final class EventLog {
         defer {
             isWriting = false
             appendFile = nil
-            knownVersions = [:]
             withExtendedLifetime(lock) {}
         }
         let recovery = try synchronize(repair: true)

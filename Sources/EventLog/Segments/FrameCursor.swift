@@ -25,12 +25,17 @@ struct FrameCursor {
     /// The last read returned less than asked: the file is shorter than `end` (cut by a writer's recovery).
     private var shortRead = false
 
-    init(file: File, from offset: UInt64, end: UInt64, buffer: ByteBuffer) {
+    /// How many bytes the next read asks for: it grows when a frame turns out to be larger.
+    private var readSize: Int
+
+    /// `readAhead` is what each read asks for: large for a scan, small for one frame looked up by the index.
+    init(file: File, from offset: UInt64, end: UInt64, buffer: ByteBuffer, readAhead: Int = 1 << 20) {
         self.file = file
         self.offset = offset
         self.end = end
         self.buffer = buffer
-        buffer.reserve(1 << 20)
+        self.readSize = readAhead
+        buffer.reserve(readAhead)
     }
 
     mutating func next() throws(EventLogError) -> Step {
@@ -48,7 +53,10 @@ struct FrameCursor {
                     return .invalid(offset: offset, reason: reason)
                 case .incomplete:
                     if shortRead || UInt64(held) == end - offset { return .incomplete(offset: offset) }
-                    if held == buffer.capacity { buffer.grow(to: buffer.capacity * 2, keeping: 0) }
+                    if held >= readSize {
+                        readSize *= 4
+                        buffer.reserve(readSize)
+                    }
                 }
             }
             try fill()
@@ -57,7 +65,7 @@ struct FrameCursor {
 
     /// Loads the buffer with the file from `offset` on.
     private mutating func fill() throws(EventLogError) {
-        let wanted = Int(min(UInt64(buffer.capacity), end - offset))
+        let wanted = Int(min(UInt64(readSize), end - offset))
         let count = try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.storage[0..<wanted]), at: offset)
         window = (offset, count)
         shortRead = count < wanted

@@ -100,12 +100,13 @@ final class StreamIndex {
 
     /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
     func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
-        if tail.count >= mergeThreshold {
+        // Merging when the tail reaches an eighth of the run keeps the total merge work linear in the log.
+        if tail.count >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) {
             try merge(generations: generations)
             return
         }
         guard persistedCount < tail.count || tailFileBase == nil else { return }
-        try FileSystem.makeDirectory(directory)
+        try makeDirectory()
         let base = run?.covered ?? 0
         if tailFileBase != base || tailFile == nil {
             if tailFileBase != base { try startTail(base: base) }
@@ -120,7 +121,7 @@ final class StreamIndex {
 
     /// Folds the tail into a new sorted run and starts an empty tail.
     func merge(generations: [UInt32: UInt32]) throws(EventLogError) {
-        try FileSystem.makeDirectory(directory)
+        try makeDirectory()
         let added = tail.sorted(by: IndexEntry.streamOrder)
         var merged: [IndexEntry] = []
         merged.reserveCapacity((run?.entryCount ?? 0) + added.count)
@@ -162,6 +163,15 @@ final class StreamIndex {
         try FileSystem.remove(sortedPath)
         try FileSystem.remove(tailPath)
         reset()
+        directoryExists = false
+    }
+
+    private var directoryExists = false
+
+    private func makeDirectory() throws(EventLogError) {
+        guard !directoryExists else { return }
+        try FileSystem.makeDirectory(directory)
+        directoryExists = true
     }
 
     private func startTail(base: UInt64) throws(EventLogError) {

@@ -19,11 +19,14 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // The value types the log and the domain share: BlobRef (content by sha256) and Timestamp (UTC ms).
+        .target(name: "CoreValues"),
         // The append-only log, its stream index and the blob store. Knows nothing of podcasts.
         .target(
             name: "EventLog",
             dependencies: [
                 "CLZ4",
+                "CoreValues",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -51,7 +51,7 @@ struct PodcastStudio {
         }
         return Commit(
             events: events, expectations: expectations, commandID: CommandID(random.uuid()),
-            actor: PodcastText.actors.randomElement(using: &random)!, timestamp: time)
+            actor: PodcastText.actors.randomElement(using: &random)!, timestamp: Timestamp(time)!)
     }
 
     /// The next event, and the version its stream had before it. Shows and episodes are created along

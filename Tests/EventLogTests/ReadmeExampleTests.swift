@@ -16,7 +16,7 @@ struct ReadmeExampleTests {
             try writer.append(Commit(
                 events: [ProposedEvent(stream: episode, type: "EpisodeRetitled", json: #"{"title":"Pilot"}"#)],
                 expectations: [episode: .noStream],
-                commandID: CommandID(UUID()), actor: "ana", timestamp: Date()))
+                commandID: CommandID(UUID()), actor: "ana", timestamp: Timestamp(Date())!))
         }
         #expect(result.positions == LogPosition(1)...LogPosition(1))
 

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// Writes events as the log's JSON lines, envelope first and `data` last (see schemas/log-format.md).
 struct EnvelopeEncoder {
     /// The members every event of one commit shares, encoded once: `"time":…,"actor":…,"command":…[,"undoes":…]`.
@@ -6,7 +8,7 @@ struct EnvelopeEncoder {
     init(commit: Commit) {
         shared.reserveCapacity(128)
         shared.append(contentsOf: Array(#""time":""#.utf8))
-        Timestamp.append(milliseconds: Timestamp.milliseconds(of: commit.timestamp), to: &shared)
+        Timestamp.append(milliseconds: commit.timestamp.rawValue, to: &shared)
         shared.append(contentsOf: Array(#"","actor":"#.utf8))
         JSONText.appendString(commit.actor, to: &shared)
         shared.append(contentsOf: Array(#","command":""#.utf8))

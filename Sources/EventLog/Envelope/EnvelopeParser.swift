@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// Reads one JSON line of the log into an ``EventEnvelope``.
@@ -69,7 +70,7 @@ enum EnvelopeParser {
         guard let actor else { throw .malformed("actor is missing") }
         guard let command else { throw .malformed("command is missing") }
         if strict {
-            guard Timestamp.parse(UnsafeRawBufferPointer(rebasing: line[time])) != nil else {
+            guard Timestamp.parse(UnsafeRawBufferPointer(rebasing: line[time])).flatMap(Timestamp.init(rawValue:)) != nil else {
                 throw .malformed("time is not of the form 2026-01-31T12:00:00.000Z")
             }
             guard CommandID(String(decoding: UnsafeRawBufferPointer(rebasing: line[command]), as: UTF8.self)) != nil

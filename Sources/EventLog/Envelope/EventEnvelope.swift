@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// One stored event, read in place: the envelope is parsed, the payload is not.
@@ -28,7 +29,8 @@ public struct EventEnvelope {
     public var actor: String { JSONText.decodeString(bytes(actorRange), escaped: actorEscaped) }
     public var commandID: CommandID { CommandID(String(decoding: bytes(commandRange), as: UTF8.self))! }
     public var undoes: CommandID? { undoesRange.map { CommandID(String(decoding: bytes($0), as: UTF8.self))! } }
-    public var timestamp: Date { Timestamp.date(milliseconds: Timestamp.parse(bytes(timeRange))!) }
+    /// The time of the commit. (The parser checked its form; a hand-made line with a time out of range reads as 1970.)
+    public var timestamp: Timestamp { Timestamp.parse(bytes(timeRange)).flatMap(Timestamp.init(rawValue:)) ?? Timestamp(rawValue: 0)! }
 
     /// The stream id's bytes, for comparing and hashing without making a String.
     public var streamBytes: UnsafeRawBufferPointer { bytes(streamRange) }
@@ -72,7 +74,7 @@ public struct RecordedEvent: Sendable, Equatable {
     public var streamVersion: Int
     public var type: String
     public var schemaVersion: Int
-    public var timestamp: Date
+    public var timestamp: Timestamp
     public var actor: String
     public var commandID: CommandID
     public var undoes: CommandID?

@@ -67,9 +67,6 @@ extension EventLog {
             throw .invalidActor(reason: "it is empty")
         }
         guard commit.actor.utf8.count <= 200 else { throw .invalidActor(reason: "it is longer than 200 bytes") }
-        guard (0..<Timestamp.endOfYear9999).contains(Timestamp.milliseconds(of: commit.timestamp)) else {
-            throw .invalidEvent(index: 0, reason: "the commit's time must fall in the years 1970 to 9999")
-        }
         for (i, event) in commit.events.enumerated() {
             guard Identifier.isValid(event.type, maxLength: 100) else {
                 throw .invalidEvent(index: i, reason: "type \"\(event.type)\" must be 1 to 100 characters of A-Z a-z 0-9 . _ : -")

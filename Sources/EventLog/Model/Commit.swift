@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// One event as its producer hands it to the log, before it has a position.
@@ -38,8 +39,8 @@ public struct Commit: Sendable {
     public var commandID: CommandID
     /// Who asked for the change: a login name or a script's name.
     public var actor: String
-    /// When the command was issued. Stored to the millisecond, in UTC.
-    public var timestamp: Date
+    /// When the command was issued.
+    public var timestamp: Timestamp
     /// The command this commit compensates, when it is an undo.
     public var undoes: CommandID?
 
@@ -48,7 +49,7 @@ public struct Commit: Sendable {
         expectations: [StreamID: ExpectedVersion] = [:],
         commandID: CommandID,
         actor: String,
-        timestamp: Date,
+        timestamp: Timestamp,
         undoes: CommandID? = nil
     ) {
         self.events = events

@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// Everything the log can refuse or find wrong. Each message says what happened and what to do next.

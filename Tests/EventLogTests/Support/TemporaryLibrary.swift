@@ -37,7 +37,7 @@ final class TemporaryLibrary {
         for case let relative as String in walker {
             let full = path + "/" + relative
             var isDirectory: ObjCBool = false
-            FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
             files[relative] = isDirectory.boolValue ? [] : Array(FileManager.default.contents(atPath: full) ?? Data())
         }
         return files
@@ -62,7 +62,7 @@ final class TemporaryLibrary {
 
 /// Builders for the commits the tests append.
 enum Given {
-    static let epoch = Date(timeIntervalSince1970: 1_790_000_000)
+    static let epoch = Timestamp(rawValue: 1_790_000_000_000)!
 
     static func event(_ stream: StreamID, _ type: String = "Happened", _ json: String = #"{"n":1}"#, blobs: [BlobRef] = []) -> ProposedEvent {
         ProposedEvent(stream: stream, type: type, json: json, blobs: blobs)
@@ -70,7 +70,7 @@ enum Given {
 
     static func commit(
         _ events: ProposedEvent..., expecting expectations: [StreamID: ExpectedVersion] = [:],
-        actor: String = "ana", at time: Date = epoch, undoes: CommandID? = nil
+        actor: String = "ana", at time: Timestamp = epoch, undoes: CommandID? = nil
     ) -> Commit {
         Commit(events: events, expectations: expectations, commandID: CommandID(UUID()), actor: actor, timestamp: time, undoes: undoes)
     }

@@ -31,7 +31,7 @@ do {
                     json: #"{"tag":"\#(tag)","i":\#(i),"j":\#(j),"pad":"\#(String(repeating: "x", count: 40))"}"#)
             }
             let result = try log.write { writer in
-                try writer.append(Commit(events: events, commandID: CommandID(UUID()), actor: "test-\(tag)", timestamp: Date()))
+                try writer.append(Commit(events: events, commandID: CommandID(UUID()), actor: "test-\(tag)", timestamp: Timestamp(Date())!))
             }
             // Unbuffered: the line is out before the next append starts, so a kill cannot lose it.
             FileHandle.standardOutput.write(

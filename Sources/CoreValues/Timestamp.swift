@@ -1,24 +1,70 @@
 import Foundation
 
-/// The envelope's `time`: UTC to the millisecond, always 24 characters, `2026-11-21T04:53:55.123Z`.
+/// An instant in UTC, to the millisecond: when a command was issued, when an episode was created.
 ///
-/// A fixed width keeps both directions cheap: no formatter, no locale, no allocation.
-enum Timestamp {
-    static let length = 24
-    /// 10000-01-01T00:00:00.000Z: the first instant the 4-digit year cannot hold.
-    static let endOfYear9999: Int64 = 253_402_300_800_000
+/// Milliseconds rather than `Date`, so that a value survives JSON unchanged (no floating point) and
+/// compares exactly. Written as 24 characters, `2026-11-21T04:53:55.123Z`, in events and in the log's
+/// envelopes; the fixed width keeps both directions cheap: no formatter, no locale, no allocation.
+/// Years 1970 to 9999.
+public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    /// Milliseconds since 1970-01-01T00:00:00Z.
+    public let rawValue: Int64
 
-    /// Milliseconds since 1970-01-01T00:00:00Z, rounded down.
-    static func milliseconds(of date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    public static let textLength = 24
+    /// The range a timestamp can take: 1970-01-01T00:00:00.000Z up to, not including, the year 10000.
+    public static let validMilliseconds: Range<Int64> = 0..<253_402_300_800_000
+
+    public init?(rawValue: Int64) {
+        guard Self.validMilliseconds.contains(rawValue) else { return nil }
+        self.rawValue = rawValue
     }
 
-    static func date(milliseconds: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    /// The millisecond `date` falls in; nil outside the years 1970 to 9999.
+    public init?(_ date: Date) {
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded(.down)
+        guard milliseconds >= 0, milliseconds < Double(Self.validMilliseconds.upperBound) else { return nil }
+        self.init(rawValue: Int64(milliseconds))
     }
+
+    /// Parses the 24-character form.
+    public init?(text: String) {
+        var text = text
+        guard let milliseconds = text.withUTF8({ Self.parse(UnsafeRawBufferPointer($0)) }) else { return nil }
+        self.init(rawValue: milliseconds)
+    }
+
+    public var date: Date { Date(timeIntervalSince1970: Double(rawValue) / 1000) }
+
+    public var text: String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Self.textLength)
+        Self.append(milliseconds: rawValue, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    public var description: String { text }
+
+    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let value = Timestamp(text: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\(text) is not a time of the form 2026-01-31T12:00:00.000Z")
+        }
+        self = value
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+
+    // MARK: The text form, on bytes
 
     /// Appends the 24 characters for `milliseconds` (years 0000 to 9999).
-    static func append(milliseconds: Int64, to out: inout [UInt8]) {
+    public static func append(milliseconds: Int64, to out: inout [UInt8]) {
         let (days, msOfDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (dayCount, ms) = msOfDay < 0 ? (days - 1, msOfDay + 86_400_000) : (days, msOfDay)
         let (year, month, day) = civil(fromDays: dayCount)
@@ -41,9 +87,9 @@ enum Timestamp {
         digits(ms % 1000, 3); out.append(UInt8(ascii: "Z"))
     }
 
-    /// Parses the 24-character form; nil when `text` is not exactly that.
-    static func parse(_ text: UnsafeRawBufferPointer) -> Int64? {
-        guard text.count == length, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
+    /// Parses the 24-character form into milliseconds; nil when `text` is not exactly that.
+    public static func parse(_ text: UnsafeRawBufferPointer) -> Int64? {
+        guard text.count == textLength, text[4] == UInt8(ascii: "-"), text[7] == UInt8(ascii: "-"),
             text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
             text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z")
         else { return nil }
@@ -62,6 +108,7 @@ enum Timestamp {
             second < 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
+        guard civil(fromDays: days) == (year, month, day) else { return nil }  // no February 30th
         return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
     }
 

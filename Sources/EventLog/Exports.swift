@@ -1,0 +1,3 @@
+// `BlobRef` and `Timestamp` are part of this module's API, so importing
+// EventLog brings them along.
+@_exported import CoreValues

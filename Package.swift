@@ -6,11 +6,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "PodcastDomain", targets: ["PodcastDomain"]),
         .executable(name: "episodic-bench", targets: ["episodic-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev).
@@ -30,11 +32,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
+        .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
         // Prints the log's throughput figures; the README's main job until the CLI lands.
         .executableTarget(
             name: "episodic-bench",
             dependencies: [
                 "EventLog",
+                "PodcastDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,6 +52,14 @@ let package = Package(
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "eventlog-test-writer"]
+        ),
+        .testTarget(
+            name: "PodcastDomainTests",
+            dependencies: [
+                "PodcastDomain",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Events to and from the JSON payloads written in the log.
+///
+/// Encoding is deterministic (sorted keys), so the same event always gives the same bytes. Decoding
+/// accepts every schema version this build knows, upcasting older ones (see ``Upcasting``).
+public enum EventCoding {
+    /// A payload that cannot be read.
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        case unknownType(String)
+        case newerSchema(type: String, found: Int, supported: Int)
+        case malformed(type: String, schemaVersion: Int, reason: String)
+
+        public var description: String {
+            switch self {
+            case .unknownType(let type):
+                "unknown event type \(type); it was written by another program or a newer Episodic."
+            case let .newerSchema(type, found, supported):
+                "\(type) version \(found) is newer than this build reads (up to \(supported)). Upgrade Episodic."
+            case let .malformed(type, version, reason):
+                "\(type) version \(version) cannot be read: \(reason)."
+            }
+        }
+    }
+
+    /// The payload's JSON: UTF-8, one line, keys sorted.
+    public static func encode(_ event: DomainEvent) -> [UInt8] {
+        // Encoding plain values of our own types cannot fail.
+        Array(try! encoder.encode(AnyPayload(event.payload)))
+    }
+
+    /// The event a stored payload stands for, upcast to this build's schema version.
+    public static func decode(type: String, schemaVersion: Int, payload: some DataProtocol) throws(Failure) -> DomainEvent {
+        guard let payloadType = payloadTypes[type] else { throw .unknownType(type) }
+        let current = payloadType.schemaVersion
+        guard schemaVersion <= current else {
+            throw .newerSchema(type: type, found: schemaVersion, supported: current)
+        }
+        var data = Data(payload)
+        do {
+            if schemaVersion < current {
+                data = try Upcasting.upcast(type: type, from: schemaVersion, to: current, payload: data)
+            }
+            return DomainEvent(try decoder.decodePayload(payloadType, from: data))
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .malformed(type: type, schemaVersion: schemaVersion, reason: "\(error)")
+        }
+    }
+
+    private static let payloadTypes: [String: any EventPayload.Type] = Dictionary(
+        uniqueKeysWithValues: DomainEvent.payloadTypes.map { ($0.type, $0) })
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    static let decoder = JSONDecoder()
+
+    /// Lets the encoder take an existential payload.
+    private struct AnyPayload: Encodable {
+        let payload: any EventPayload
+        init(_ payload: any EventPayload) { self.payload = payload }
+        func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }
+    }
+}
+
+extension JSONDecoder {
+    /// Decodes a payload whose type is known only at run time.
+    fileprivate func decodePayload(_ type: any EventPayload.Type, from data: Data) throws -> any EventPayload {
+        func decode<Payload: EventPayload>(_: Payload.Type) throws -> any EventPayload {
+            try self.decode(Payload.self, from: data)
+        }
+        return try decode(type)
+    }
+}

@@ -1,0 +1,129 @@
+import CoreValues
+
+// The facts of an episode's stream, one each, named in the past tense.
+
+/// Version 2; version 1 had no `publishDate` (see ``Upcasting``).
+public struct EpisodeCreated: EpisodeEventPayload {
+    public static let schemaVersion = 2
+    public var episodeID: EpisodeID
+    public var podcastID: PodcastID
+    public var title: String
+    public var number: Int
+    public var description: String?
+    public var publishDate: Timestamp?
+    public var createdAt: Timestamp
+    /// Copied from the podcast's defaults at creation.
+    public var thumbnailSettings: ThumbnailSettings
+    /// Copied from the podcast's default overlay at creation.
+    public var overlay: ImageRef?
+    public var blobs: [BlobRef] { overlay.blobs }
+}
+
+public struct EpisodeRetitled: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var title: String
+}
+
+public struct EpisodeRenumbered: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var number: Int
+}
+
+/// The description was set, changed or (nil) removed.
+public struct EpisodeDescribed: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var description: String?
+}
+
+/// The publish date was set, changed or (nil) removed.
+public struct EpisodePublishDateChanged: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var publishDate: Timestamp?
+}
+
+public struct EpisodeDeleted: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}
+
+/// A deleted episode came back, with its content: the undo of ``EpisodeDeleted``.
+public struct EpisodeRestored: EpisodeEventPayload {
+    public var episode: Episode
+    public var episodeID: EpisodeID { episode.id }
+    public var blobs: [BlobRef] {
+        [episode.transcript, episode.subtitles?.blob, episode.background?.blob, episode.overlay?.blob,
+         episode.thumbnail?.image.blob].compactMap { $0 }
+    }
+}
+
+/// A transcript was imported into an episode that had none.
+public struct TranscriptImported: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var transcript: BlobRef
+    public var blobs: [BlobRef] { [transcript] }
+}
+
+/// A transcript took the place of the one the episode had.
+public struct TranscriptReplaced: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var transcript: BlobRef
+    public var blobs: [BlobRef] { [transcript] }
+}
+
+public struct TranscriptCleared: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}
+
+/// SRT subtitles were made from the episode's transcript.
+public struct SRTGenerated: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var subtitles: SubtitlesRef
+    public var blobs: [BlobRef] { [subtitles.blob] }
+}
+
+/// The subtitles were removed: the undo of a first ``SRTGenerated``.
+public struct SRTDiscarded: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}
+
+public struct ThumbnailBackgroundSet: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var background: ImageRef
+    public var blobs: [BlobRef] { background.blobs }
+}
+
+/// The background was removed: the undo of a first ``ThumbnailBackgroundSet``.
+public struct ThumbnailBackgroundCleared: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}
+
+public struct ThumbnailOverlaySet: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var overlay: ImageRef
+    public var blobs: [BlobRef] { overlay.blobs }
+}
+
+public struct ThumbnailOverlayCleared: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}
+
+public struct ThumbnailSettingsChanged: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var settings: ThumbnailSettings
+}
+
+/// The text drawn on the thumbnail was set, changed or (nil) returned to the default `EP <number>`.
+public struct ThumbnailTextChanged: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var text: String?
+}
+
+public struct ThumbnailRendered: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    public var thumbnail: RenderedThumbnail
+    public var blobs: [BlobRef] { [thumbnail.image.blob] }
+}
+
+/// The rendered thumbnail was removed: the undo of a first ``ThumbnailRendered``.
+public struct ThumbnailDiscarded: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+}

@@ -1,0 +1,59 @@
+import CoreValues
+
+// The facts of a podcast's stream, one each, named in the past tense.
+
+public struct PodcastCreated: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var name: String
+    public var description: String?
+    public var createdAt: Timestamp
+    public var thumbnailDefaults: ThumbnailSettings
+}
+
+public struct PodcastRenamed: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var name: String
+}
+
+/// The description was set, changed or (nil) removed.
+public struct PodcastDescribed: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var description: String?
+}
+
+public struct PodcastArtworkSet: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var artwork: ImageRef
+    public var blobs: [BlobRef] { artwork.blobs }
+}
+
+public struct PodcastArtworkCleared: PodcastEventPayload {
+    public var podcastID: PodcastID
+}
+
+public struct PodcastDefaultOverlaySet: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var overlay: ImageRef
+    public var blobs: [BlobRef] { overlay.blobs }
+}
+
+public struct PodcastDefaultOverlayCleared: PodcastEventPayload {
+    public var podcastID: PodcastID
+}
+
+public struct PodcastThumbnailDefaultsChanged: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var thumbnailDefaults: ThumbnailSettings
+}
+
+/// Deleting a podcast deletes its episodes in the same commit (one `EpisodeDeleted` each).
+public struct PodcastDeleted: PodcastEventPayload {
+    public var podcastID: PodcastID
+}
+
+/// A deleted podcast came back, as it was: the undo of ``PodcastDeleted``.
+public struct PodcastRestored: PodcastEventPayload {
+    public var podcast: Podcast
+    public var podcastID: PodcastID { podcast.id }
+    public var blobs: [BlobRef] { podcast.artwork.blobs + podcast.defaultOverlay.blobs }
+}

@@ -1,0 +1,89 @@
+import CoreValues
+
+/// The rules commands are checked against. Each returns the value as it will be stored (trimmed,
+/// normalised) or throws the broken rule.
+enum Rules {
+    static let nameLimit = 200
+    static let descriptionLimit = 5000
+    static let thumbnailTextLimit = 100
+    static let episodeNumbers = 1...Int(Int32.max)
+
+    /// A name or title: trimmed, not empty, one line.
+    static func name(_ text: String, _ field: TextField) throws(DomainError) -> String {
+        let trimmed = trim(text)
+        guard !trimmed.isEmpty else { throw .blank(field) }
+        guard !trimmed.contains(where: \.isNewline) else { throw .multipleLines(field) }
+        guard trimmed.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
+        return trimmed
+    }
+
+    /// Optional text: trimmed; nothing left means none.
+    static func optionalText(_ text: String?, _ field: TextField) throws(DomainError) -> String? {
+        guard let trimmed = text.map(trim), !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
+        return trimmed
+    }
+
+    /// The key under which podcast names must be unique: case and surrounding spaces do not count.
+    static func nameKey(_ name: String) -> String { trim(name).lowercased() }
+
+    static func episodeNumber(_ number: Int) throws(DomainError) -> Int {
+        guard episodeNumbers.contains(number) else { throw .episodeNumberOutOfRange(number) }
+        return number
+    }
+
+    static func image(_ image: ImageRef) throws(DomainError) -> ImageRef {
+        guard ImageRef.sides.contains(image.width), ImageRef.sides.contains(image.height) else {
+            throw .imageSizeOutOfRange(width: image.width, height: image.height)
+        }
+        return image
+    }
+
+    static func settings(_ settings: ThumbnailSettings) throws(DomainError) -> ThumbnailSettings {
+        func check(_ name: String, _ value: Double, _ range: ClosedRange<Double>) throws(DomainError) {
+            guard value.isFinite, range.contains(value) else {
+                throw .settingOutOfRange(setting: name, value: "\(value)", allowed: "\(range.lowerBound) to \(range.upperBound)")
+            }
+        }
+        try check("fontSize", settings.fontSize, ThumbnailSettings.fontSizes)
+        try check("textPositionX", settings.textPositionX, ThumbnailSettings.positions)
+        try check("textPositionY", settings.textPositionY, ThumbnailSettings.positions)
+        try check("horizontalPadding", settings.horizontalPadding, ThumbnailSettings.paddings)
+        try check("verticalPadding", settings.verticalPadding, ThumbnailSettings.paddings)
+        for (name, side) in [("canvasWidth", settings.canvasWidth), ("canvasHeight", settings.canvasHeight)] {
+            guard ThumbnailSettings.canvasSides.contains(side) else {
+                throw .settingOutOfRange(setting: name, value: "\(side)", allowed: "16 to 8192 pixels")
+            }
+        }
+        var checked = settings
+        checked.fontName = try optionalText(settings.fontName, .fontName)
+        return checked
+    }
+
+    /// A transcript's bytes: UTF-8, not blank, at most 10 MB, and the size its reference declares.
+    static func transcript(_ bytes: [UInt8], _ ref: BlobRef) throws(DomainError) {
+        guard bytes.count <= DomainError.transcriptLimit else { throw .transcriptTooLarge(bytes: bytes.count) }
+        guard bytes.count == ref.byteCount else {
+            throw .transcriptSizeMismatch(declared: ref.byteCount, actual: bytes.count)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { throw .transcriptNotUTF8 }
+        guard text.contains(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) else { throw .transcriptEmpty }
+    }
+
+    private static func trim(_ text: String) -> String {
+        var scalars = Substring(text)
+        while let first = scalars.first, first.isWhitespace || first == "\u{FEFF}" { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespace { scalars.removeLast() }
+        return String(scalars)
+    }
+}
+
+extension TextField {
+    var limit: Int {
+        switch self {
+        case .podcastName, .episodeTitle, .fontName: Rules.nameLimit
+        case .description: Rules.descriptionLimit
+        case .thumbnailText: Rules.thumbnailTextLimit
+        }
+    }
+}

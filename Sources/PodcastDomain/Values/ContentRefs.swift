@@ -1,0 +1,66 @@
+import CoreValues
+
+/// An image in the blob store, with its size in pixels so that lists and rules never open it.
+public struct ImageRef: Hashable, Sendable, Codable {
+    public var blob: BlobRef
+    /// Pixels, each side 1 to 16384.
+    public var width: Int
+    public var height: Int
+
+    public static let sides: ClosedRange<Int> = 1...16_384
+
+    public init(blob: BlobRef, width: Int, height: Int) {
+        self.blob = blob
+        self.width = width
+        self.height = height
+    }
+}
+
+/// SRT subtitles in the blob store, and the transcript they were made from: when that is no longer the
+/// episode's transcript, the subtitles are out of date.
+public struct SubtitlesRef: Hashable, Sendable, Codable {
+    public var blob: BlobRef
+    public var cueCount: Int
+    public var transcript: BlobRef
+
+    public init(blob: BlobRef, cueCount: Int, transcript: BlobRef) {
+        self.blob = blob
+        self.cueCount = cueCount
+        self.transcript = transcript
+    }
+}
+
+/// What a rendered thumbnail was drawn from. When the episode's current inputs differ, the thumbnail
+/// is out of date.
+public struct ThumbnailInputs: Hashable, Sendable, Codable {
+    public var title: String
+    public var number: Int
+    public var text: String
+    public var settings: ThumbnailSettings
+    public var background: ImageRef
+    public var overlay: ImageRef?
+
+    public init(title: String, number: Int, text: String, settings: ThumbnailSettings, background: ImageRef, overlay: ImageRef?) {
+        self.title = title
+        self.number = number
+        self.text = text
+        self.settings = settings
+        self.background = background
+        self.overlay = overlay
+    }
+}
+
+/// A rendered thumbnail as stored: at most 1024 px on its longest side.
+public struct RenderedThumbnail: Hashable, Sendable, Codable {
+    public enum Format: String, Hashable, Sendable, Codable, CaseIterable { case jpeg, png }
+
+    public var image: ImageRef
+    public var format: Format
+    public var inputs: ThumbnailInputs
+
+    public init(image: ImageRef, format: Format, inputs: ThumbnailInputs) {
+        self.image = image
+        self.format = format
+        self.inputs = inputs
+    }
+}

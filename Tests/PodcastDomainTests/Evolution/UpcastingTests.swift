@@ -1,0 +1,67 @@
+import CoreValues
+import Foundation
+import Testing
+
+@testable import PodcastDomain
+
+@Suite("Event evolution")
+struct UpcastingTests {
+    /// Log lines (as `lz4 -dc` prints them) from a library written before EpisodeCreated version 2.
+    func fixtureLines() throws -> [[String: Any]] {
+        let url = try #require(Bundle.module.url(forResource: "Fixtures/episode-created-v1", withExtension: "jsonl"))
+        let text = try String(contentsOf: url, encoding: .utf8)
+        return try text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    func decode(_ line: [String: Any]) throws -> DomainEvent {
+        let payload = try JSONSerialization.data(withJSONObject: line["data"]!)
+        return try EventCoding.decode(type: line["type"] as! String, schemaVersion: line["schema"] as! Int, payload: payload)
+    }
+
+    @Test("an EpisodeCreated of version 1 in a stored log is read as version 2: number from episodeNumber, no publish date")
+    func upcastsVersionOne() throws {
+        let events = try fixtureLines().map(decode)
+
+        guard case .episodeCreated(let old) = events[1], case .episodeCreated(let new) = events[2] else {
+            Issue.record("expected two EpisodeCreated, got \(events.map(\.type))")
+            return
+        }
+        #expect(old.number == 41)
+        #expect(old.publishDate == nil)
+        #expect(old.title == "Octo stuff")
+        #expect(new.number == 42)
+        #expect(new.publishDate == Timestamp(text: "2026-11-25T00:00:00.000Z"))
+        // Once read, old and new events fold the same way.
+        let episode = EpisodeDecider.fold([events[1]]).live
+        #expect(episode?.number == 41)
+        #expect(episode?.effectiveThumbnailText == "EP 41")
+        // And written again, the event has today's shape.
+        #expect(String(decoding: EventCoding.encode(events[1]), as: UTF8.self).contains(#""number":41"#))
+    }
+
+    @Test("a newer schema version, an unknown type and a malformed payload are refused with a reason")
+    func refusals() {
+        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 3, supported: 2)) {
+            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 3, payload: Data("{}".utf8))
+        }
+        #expect(throws: EventCoding.Failure.unknownType("EpisodeArchived")) {
+            try EventCoding.decode(type: "EpisodeArchived", schemaVersion: 1, payload: Data("{}".utf8))
+        }
+        #expect {
+            try EventCoding.decode(type: "EpisodeRetitled", schemaVersion: 1, payload: Data(#"{"episodeID":"x"}"#.utf8))
+        } throws: { error in
+            guard case .malformed(let type, 1, _) = error as? EventCoding.Failure else { return false }
+            return type == "EpisodeRetitled"
+        }
+    }
+
+    @Test("every event type is registered once, under its own name, with a positive schema version")
+    func registry() {
+        let names = DomainEvent.payloadTypes.map { $0.type }
+        #expect(Set(names).count == names.count)
+        #expect(DomainEvent.payloadTypes.allSatisfy { $0.schemaVersion >= 1 })
+        #expect(EpisodeCreated.schemaVersion == 2)
+    }
+}

@@ -1,0 +1,60 @@
+import CoreValues
+import Foundation
+
+@testable import PodcastDomain
+
+/// Fixed ids, times and content references, so that expected events can be written out in full.
+enum Fixture {
+    static let podcast = PodcastID(uuid(1))
+    static let otherPodcast = PodcastID(uuid(2))
+    static let episode = EpisodeID(uuid(101))
+    static let otherEpisode = EpisodeID(uuid(102))
+    static let monday = Timestamp(rawValue: 1_795_000_000_000)!
+    static let tuesday = Timestamp(rawValue: 1_795_086_400_000)!
+
+    static func uuid(_ n: Int) -> UUID {
+        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!
+    }
+
+    /// A blob reference for `text`; the hash is made up (the domain never hashes).
+    static func blob(_ text: String) -> BlobRef {
+        let hex = Array(text.utf8).map { String(format: "%02x", $0) }.joined()
+        return BlobRef(sha256: String((hex + String(repeating: "0", count: 64)).prefix(64)), byteCount: text.utf8.count)!
+    }
+
+    static func image(_ name: String, _ width: Int = 1920, _ height: Int = 1080) -> ImageRef {
+        ImageRef(blob: blob(name), width: width, height: height)
+    }
+
+    static let transcriptText = "00:00:01\nHost\nHello and welcome.\n"
+    static var transcript: BlobRef { blob(transcriptText) }
+
+    // Histories.
+
+    static func created(_ name: String = "Merge Conflict", id: PodcastID = podcast) -> DomainEvent {
+        .podcastCreated(PodcastCreated(podcastID: id, name: name, description: nil, createdAt: monday, thumbnailDefaults: .defaults))
+    }
+
+    static func episodeCreated(
+        _ title: String = "Pilot", number: Int = 1, id: EpisodeID = episode, settings: ThumbnailSettings = .defaults,
+        overlay: ImageRef? = nil
+    ) -> DomainEvent {
+        .episodeCreated(EpisodeCreated(
+            episodeID: id, podcastID: podcast, title: title, number: number, description: nil, publishDate: nil,
+            createdAt: monday, thumbnailSettings: settings, overlay: overlay))
+    }
+
+    static var withTranscript: [DomainEvent] {
+        [episodeCreated(), .transcriptImported(TranscriptImported(episodeID: episode, transcript: transcript))]
+    }
+
+    static var withBackground: [DomainEvent] {
+        [episodeCreated(), .thumbnailBackgroundSet(ThumbnailBackgroundSet(episodeID: episode, background: image("bg")))]
+    }
+
+    /// What the episode of `history` would be rendered from now.
+    static func render(of history: [DomainEvent], format: RenderedThumbnail.Format = .jpeg) -> RenderedThumbnail {
+        let inputs = EpisodeDecider.fold(history).live!.thumbnailInputs!
+        return RenderedThumbnail(image: image("thumb", 1024, 576), format: format, inputs: inputs)
+    }
+}

@@ -1,0 +1,70 @@
+import CoreValues
+
+@testable import PodcastDomain
+
+/// The shell's job, in memory: keeps every stream's state, gathers the facts a command needs,
+/// runs the decider and folds the events it returns into the streams they belong to.
+struct InMemoryLibrary {
+    enum Command: CustomStringConvertible {
+        case podcast(PodcastID, PodcastCommand)
+        /// `podcast` is where a create goes; other commands find the episode's podcast themselves.
+        case episode(EpisodeID, podcast: PodcastID, EpisodeCommand)
+
+        var description: String {
+            switch self {
+            case let .podcast(id, command): "podcast \(id.description.suffix(2)) \(command)"
+            case let .episode(id, podcast, command): "episode \(id.description.suffix(2)) in \(podcast.description.suffix(2)) \(command)"
+            }
+        }
+    }
+
+    private(set) var podcasts: [PodcastID: PodcastState] = [:]
+    private(set) var episodes: [EpisodeID: EpisodeState] = [:]
+
+    var livePodcasts: [Podcast] { podcasts.values.compactMap(\.live) }
+    var liveEpisodes: [Episode] { episodes.values.compactMap(\.live) }
+
+    /// Runs one command: its events are applied, or the library stays as it was.
+    mutating func run(_ command: Command) -> Result<[DomainEvent], DomainError> {
+        let result = Result { () throws(DomainError) in try decide(command) }
+        if case .success(let events) = result { events.forEach { apply($0) } }
+        return result
+    }
+
+    private func decide(_ command: Command) throws(DomainError) -> [DomainEvent] {
+        switch command {
+        case let .podcast(id, command):
+            let facts = PodcastFacts(
+                otherPodcastNames: Dictionary(uniqueKeysWithValues: livePodcasts.filter { $0.id != id }.map { ($0.id, $0.name) }),
+                liveEpisodes: liveEpisodes.filter { $0.podcastID == id }.map(\.id))
+            return try PodcastDecider.decide(command, podcasts[id] ?? .initial, facts)
+        case let .episode(id, target, command):
+            let state = episodes[id] ?? .initial
+            let podcastID = state.anyEpisode?.podcastID ?? target
+            let numbers = liveEpisodes.filter { $0.podcastID == podcastID && $0.id != id }.map { ($0.number, $0.id) }
+            let facts = EpisodeFacts(podcast: podcasts[podcastID] ?? .initial, otherNumbers: Dictionary(numbers, uniquingKeysWith: { first, _ in first }))
+            return try EpisodeDecider.decide(command, state, facts)
+        }
+    }
+
+    private mutating func apply(_ event: DomainEvent) {
+        switch event.payload {
+        case let payload as any PodcastEventPayload:
+            podcasts[payload.podcastID] = PodcastDecider.evolve(podcasts[payload.podcastID] ?? .initial, event)
+        case let payload as any EpisodeEventPayload:
+            episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, event)
+        default:
+            preconditionFailure("\(event.type) belongs to no stream")
+        }
+    }
+}
+
+extension EpisodeState {
+    /// The episode, live or deleted.
+    var anyEpisode: Episode? {
+        switch self {
+        case .initial: nil
+        case .active(let episode), .deleted(let episode): episode
+        }
+    }
+}

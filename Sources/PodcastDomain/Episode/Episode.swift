@@ -75,4 +75,13 @@ public enum EpisodeState: Hashable, Sendable {
         if case .active(let episode) = self { return episode }
         return nil
     }
+
+    /// The episode, or the refusal a command on a missing or deleted episode gets.
+    func requireLive() throws(DomainError) -> Episode {
+        switch self {
+        case .initial: throw .episodeNotFound
+        case .deleted(let episode): throw .episodeDeleted(episode.id)
+        case .active(let episode): return episode
+        }
+    }
 }

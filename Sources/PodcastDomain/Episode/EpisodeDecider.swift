@@ -11,14 +11,14 @@ public enum EpisodeDecider {
     public static func decide(_ command: EpisodeCommand, _ state: EpisodeState, _ facts: EpisodeFacts) throws(DomainError) -> [DomainEvent] {
         if case let .create(id, title, number, description, publishDate, at) = command {
             guard case .initial = state else { throw .episodeAlreadyExists(id) }
-            let podcast = try livePodcast(facts.podcast)
+            let podcast = try facts.podcast.requireLive()
             let number = try uniqueNumber(number ?? ((facts.otherNumbers.keys.max() ?? 0) + 1), for: id, facts)
             return [.episodeCreated(EpisodeCreated(
                 episodeID: id, podcastID: podcast.id, title: try Rules.name(title, .episodeTitle), number: number,
                 description: try Rules.optionalText(description, .description), publishDate: publishDate,
                 createdAt: at, thumbnailSettings: podcast.thumbnailDefaults, overlay: podcast.defaultOverlay))]
         }
-        let episode = try live(state)
+        let episode = try state.requireLive()
         let id = episode.id
         func unless(_ unchanged: Bool, _ event: @autoclosure () -> DomainEvent) -> [DomainEvent] {
             unchanged ? [] : [event()]
@@ -123,22 +123,6 @@ public enum EpisodeDecider {
     /// Folds a stream's events from ``initial``.
     public static func fold(_ events: some Sequence<DomainEvent>) -> EpisodeState {
         events.reduce(initial, evolve)
-    }
-
-    private static func live(_ state: EpisodeState) throws(DomainError) -> Episode {
-        switch state {
-        case .initial: throw .episodeNotFound
-        case .deleted(let episode): throw .episodeDeleted(episode.id)
-        case .active(let episode): return episode
-        }
-    }
-
-    private static func livePodcast(_ state: PodcastState) throws(DomainError) -> Podcast {
-        switch state {
-        case .initial: throw .podcastNotFound
-        case .deleted(let podcast): throw .podcastDeleted(podcast.id)
-        case .active(let podcast): return podcast
-        }
     }
 
     private static func uniqueNumber(_ number: Int, for id: EpisodeID, _ facts: EpisodeFacts) throws(DomainError) -> Int {

@@ -37,4 +37,13 @@ public enum PodcastState: Hashable, Sendable {
         if case .active(let podcast) = self { return podcast }
         return nil
     }
+
+    /// The podcast, or the refusal a command on a missing or deleted podcast gets.
+    func requireLive() throws(DomainError) -> Podcast {
+        switch self {
+        case .initial: throw .podcastNotFound
+        case .deleted(let podcast): throw .podcastDeleted(podcast.id)
+        case .active(let podcast): return podcast
+        }
+    }
 }

@@ -15,7 +15,7 @@ public enum PodcastDecider {
                 podcastID: id, name: name, description: try Rules.optionalText(description, .description),
                 createdAt: at, thumbnailDefaults: .defaults))]
         }
-        let podcast = try live(state)
+        let podcast = try state.requireLive()
         let id = podcast.id
         switch command {
         case .create:
@@ -75,14 +75,6 @@ public enum PodcastDecider {
     /// Folds a stream's events from ``initial``.
     public static func fold(_ events: some Sequence<DomainEvent>) -> PodcastState {
         events.reduce(initial, evolve)
-    }
-
-    private static func live(_ state: PodcastState) throws(DomainError) -> Podcast {
-        switch state {
-        case .initial: throw .podcastNotFound
-        case .deleted(let podcast): throw .podcastDeleted(podcast.id)
-        case .active(let podcast): return podcast
-        }
     }
 
     private static func uniqueName(_ name: String, for id: PodcastID, _ facts: PodcastFacts) throws(DomainError) -> String {

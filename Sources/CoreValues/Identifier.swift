@@ -1,14 +1,15 @@
 import Foundation
 
-/// What an ``Identifier`` names: a podcast or an episode.
+/// What an ``Identifier`` names: a podcast, an episode, a command.
 public protocol IdentifiedKind: Sendable {
-    /// The start of the kind's stream names in the log, e.g. `podcast`.
+    /// The kind's name, e.g. `podcast`; an entity's stream in the log is `<name>-<uuid>`.
     static var streamPrefix: String { get }
 }
 
-/// The id of a podcast or an episode: a UUID that the caller chooses (the domain reads no random source).
+/// The id of a podcast, an episode or a command: a UUID that the caller chooses (the domain reads no
+/// random source). A distinct type per kind, so that ids of different kinds cannot be mixed up.
 ///
-/// Written as a lowercase UUID in JSON; the entity's stream in the log is `<prefix>-<uuid>`.
+/// Written as a lowercase UUID in JSON and in the log.
 public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comparable, Sendable, Codable,
     CustomStringConvertible
 {
@@ -46,8 +47,8 @@ public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comp
     }
 }
 
-public enum PodcastKind: IdentifiedKind { public static let streamPrefix = "podcast" }
-public enum EpisodeKind: IdentifiedKind { public static let streamPrefix = "episode" }
+/// A command: every event of one commit carries its id, so the log can say what else a command
+/// changed, and undo can name it.
+public enum CommandKind: IdentifiedKind { public static let streamPrefix = "command" }
 
-public typealias PodcastID = Identifier<PodcastKind>
-public typealias EpisodeID = Identifier<EpisodeKind>
+public typealias CommandID = Identifier<CommandKind>

@@ -49,6 +49,12 @@ let package = Package(
             dependencies: ["EventLog"],
             path: "Tests/Helpers/eventlog-test-writer"
         ),
+        // Prints a sample of every domain event type, made by the real deciders, for tools/check-schemas.
+        .executableTarget(
+            name: "domain-event-samples",
+            dependencies: ["PodcastDomain"],
+            path: "Tests/Helpers/domain-event-samples"
+        ),
         .testTarget(
             name: "EventLogTests",
             dependencies: ["EventLog", "eventlog-test-writer"]

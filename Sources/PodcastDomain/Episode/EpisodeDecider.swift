@@ -49,6 +49,7 @@ public enum EpisodeDecider {
         case .clearTranscript:
             return unless(episode.transcript == nil, .transcriptCleared(TranscriptCleared(episodeID: id)))
         case .recordSubtitles(let subtitles):
+            let subtitles = try Rules.subtitles(subtitles)
             guard let transcript = episode.transcript else { throw .noTranscript }
             guard subtitles.transcript == transcript else { throw .subtitlesFromAnotherTranscript }
             return unless(subtitles == episode.subtitles, .srtGenerated(SRTGenerated(episodeID: id, subtitles: subtitles)))

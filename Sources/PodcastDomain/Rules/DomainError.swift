@@ -15,6 +15,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case transcriptTooLarge(bytes: Int)
     case transcriptSizeMismatch(declared: Int, actual: Int)
     case noTranscript
+    case noCues
     case subtitlesFromAnotherTranscript
     case renderNeedsBackground
     case renderFromOutdatedInputs
@@ -33,7 +34,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case .blank(let field):
             "the \(field) is empty. Give it some text other than spaces."
         case let .tooLong(field, limit):
-            "the \(field) is longer than \(limit) characters. Shorten it."
+            "the \(field) is longer than \(limit) characters (Unicode scalars). Shorten it."
         case .multipleLines(let field):
             "the \(field) has a line break. Keep it on one line."
         case let .podcastNameTaken(name, id):
@@ -56,6 +57,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "the transcript's reference says \(declared) bytes but \(actual) were given. Import the file again."
         case .noTranscript:
             "the episode has no transcript. Import one first."
+        case .noCues:
+            "the subtitles have no cues. Convert a transcript that has timestamps and text."
         case .subtitlesFromAnotherTranscript:
             "these subtitles were made from another transcript than the episode's current one. Convert again."
         case .renderNeedsBackground:

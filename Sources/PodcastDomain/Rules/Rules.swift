@@ -10,18 +10,23 @@ enum Rules {
 
     /// A name or title: trimmed, not empty, one line.
     static func name(_ text: String, _ field: TextField) throws(DomainError) -> String {
-        let trimmed = trim(text)
-        guard !trimmed.isEmpty else { throw .blank(field) }
-        guard !trimmed.contains(where: \.isNewline) else { throw .multipleLines(field) }
-        guard trimmed.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
+        guard let checked = try optionalText(text, field) else { throw .blank(field) }
+        return checked
+    }
+
+    /// Optional text: trimmed; nothing left means none. Lengths count Unicode scalars, as JSON Schema's
+    /// `maxLength` does (and unlike grapheme clusters, the count does not change with Unicode versions).
+    static func optionalText(_ text: String?, _ field: TextField) throws(DomainError) -> String? {
+        guard let trimmed = text.map(trim), !trimmed.isEmpty else { return nil }
+        if field.isSingleLine, trimmed.contains(where: \.isNewline) { throw .multipleLines(field) }
+        guard trimmed.unicodeScalars.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
         return trimmed
     }
 
-    /// Optional text: trimmed; nothing left means none.
-    static func optionalText(_ text: String?, _ field: TextField) throws(DomainError) -> String? {
-        guard let trimmed = text.map(trim), !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
-        return trimmed
+    /// Subtitles hold at least one cue.
+    static func subtitles(_ subtitles: SubtitlesRef) throws(DomainError) -> SubtitlesRef {
+        guard subtitles.cueCount >= 1 else { throw .noCues }
+        return subtitles
     }
 
     /// The key under which podcast names must be unique: case and surrounding spaces do not count.
@@ -79,6 +84,9 @@ enum Rules {
 }
 
 extension TextField {
+    /// Everything but a description is one line.
+    var isSingleLine: Bool { self != .description }
+
     var limit: Int {
         switch self {
         case .podcastName, .episodeTitle, .fontName: Rules.nameLimit

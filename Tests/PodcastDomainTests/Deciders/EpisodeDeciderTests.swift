@@ -123,6 +123,10 @@ struct EpisodeDeciderTests {
         given.when(.recordSubtitles(srt)).then([.srtGenerated(SRTGenerated(episodeID: id, subtitles: srt))])
         given.when(.recordSubtitles(SubtitlesRef(blob: Fixture.blob("srt"), cueCount: 1, transcript: Fixture.blob("old"))))
             .thenRefused(.subtitlesFromAnotherTranscript)
+        for cues in [0, -5] {
+            given.when(.recordSubtitles(SubtitlesRef(blob: Fixture.blob("srt"), cueCount: cues, transcript: Fixture.transcript)))
+                .thenRefused(.noCues)
+        }
 
         let generated = Fixture.withTranscript + [.srtGenerated(SRTGenerated(episodeID: id, subtitles: srt))]
         Given(podcast, episode: generated).when(.recordSubtitles(srt)).thenNothingHappens()
@@ -153,6 +157,8 @@ struct EpisodeDeciderTests {
             .settingOutOfRange(setting: "fontSize", value: "500.0", allowed: "12.0 to 200.0"))
         given.when(.changeThumbnailText(" Episode one ")).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "Episode one"))])
         given.when(.changeThumbnailText("")).thenNothingHappens()
+        given.when(.changeThumbnailText("EP\n1")).thenRefused(.multipleLines(.thumbnailText))
+        given.when(.changeThumbnailSettings(ThumbnailSettings(fontName: "Inter\nBold"))).thenRefused(.multipleLines(.fontName))
         #expect(EpisodeDecider.fold([Fixture.episodeCreated(number: 42)]).live?.effectiveThumbnailText == "EP 42")
     }
 

@@ -22,6 +22,10 @@ struct PodcastDeciderTests {
         Given().when(.create(id: id, name: " \t ", at: at)).thenRefused(.blank(.podcastName))
         Given().when(.create(id: id, name: "Two\nlines", at: at)).thenRefused(.multipleLines(.podcastName))
         Given().when(.create(id: id, name: String(repeating: "x", count: 201), at: at)).thenRefused(.tooLong(.podcastName, limit: 200))
+        // Lengths count Unicode scalars, as JSON Schema does: 100 flags are 200 scalars, 101 are too many.
+        Given().when(.create(id: id, name: String(repeating: "🇫🇷", count: 100), at: at))
+            .then([.podcastCreated(PodcastCreated(podcastID: id, name: String(repeating: "🇫🇷", count: 100), description: nil, createdAt: at, thumbnailDefaults: .defaults))])
+        Given().when(.create(id: id, name: String(repeating: "🇫🇷", count: 101), at: at)).thenRefused(.tooLong(.podcastName, limit: 200))
     }
 
     @Test("create refuses a name another podcast has, ignoring case and surrounding spaces")

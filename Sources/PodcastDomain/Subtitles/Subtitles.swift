@@ -1,0 +1,15 @@
+/// A converted transcript: the cues and their SRT text, which always agree.
+public struct Subtitles: Equatable, Sendable {
+    /// The layout the transcript was detected to be in.
+    public var format: TranscriptFormat
+    public var cues: [SubtitleCue]
+    /// The cues as an SRT file; see `SRTRendering` for the exact layout.
+    public var srt: String
+
+    /// Renders `cues`, so that `srt` cannot disagree with them.
+    public init(format: TranscriptFormat, cues: [SubtitleCue]) {
+        self.format = format
+        self.cues = cues
+        self.srt = SRTRendering.render(cues)
+    }
+}

@@ -1,0 +1,59 @@
+import Testing
+@testable import PodcastDomain
+
+/// The promises every conversion keeps, checked on any output.
+enum SubtitleInvariants {
+    /// Numbered from 1, each cue at least 1 ms long, none overlapping the next, 1 or 2 lines of 1 to 42
+    /// Characters, and an SRT text that reads back to the same cues.
+    static func check(_ subtitles: Subtitles, sourceLocation: SourceLocation = #_sourceLocation) {
+        let cues = subtitles.cues
+        #expect(cues.map(\.number) == Array(1..<cues.count + 1), "numbered from 1", sourceLocation: sourceLocation)
+        for cue in cues {
+            #expect(cue.end > cue.start, "cue \(cue.number) lasts at least 1 ms", sourceLocation: sourceLocation)
+            #expect((1...2).contains(cue.lines.count), "cue \(cue.number) has 1 or 2 lines",
+                    sourceLocation: sourceLocation)
+            for line in cue.lines {
+                #expect((1...42).contains(line.count), "cue \(cue.number): \(line.count) Characters in \"\(line)\"",
+                        sourceLocation: sourceLocation)
+            }
+        }
+        for (cue, next) in zip(cues, cues.dropFirst()) {
+            #expect(cue.end <= next.start, "cue \(cue.number) ends before cue \(next.number) starts",
+                    sourceLocation: sourceLocation)
+        }
+        #expect(SRTReader.cues(in: subtitles.srt) == cues, "the SRT reads back to the cues",
+                sourceLocation: sourceLocation)
+    }
+}
+
+/// A reader of SRT written for the tests, independent of the renderer, so the round trip means something.
+enum SRTReader {
+    static func cues(in srt: String) -> [SubtitleCue]? {
+        var cues: [SubtitleCue] = []
+        for block in srt.split(separator: "\n\n", omittingEmptySubsequences: true) {
+            let lines = block.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard lines.count >= 3, let number = Int(lines[0]) else { return nil }
+            let times = lines[1].split(separator: " --> ")
+            guard times.count == 2, let start = milliseconds(times[0]), let end = milliseconds(times[1]) else {
+                return nil
+            }
+            cues.append(SubtitleCue(number: number, start: start, end: end, lines: Array(lines[2...])))
+        }
+        return cues
+    }
+
+    /// `HH:MM:SS,mmm` in milliseconds.
+    static func milliseconds(_ text: Substring) -> Int? {
+        let parts = text.split(whereSeparator: { $0 == ":" || $0 == "," })
+        guard parts.count == 4, parts[1].count == 2, parts[2].count == 2, parts[3].count == 3,
+              let hours = Int(parts[0]), let minutes = Int(parts[1]), let seconds = Int(parts[2]),
+              let millis = Int(parts[3])
+        else { return nil }
+        return ((hours * 60 + minutes) * 60 + seconds) * 1_000 + millis
+    }
+}
+
+extension SubtitleCue {
+    /// The cue's text on one line, as a person reads it.
+    var text: String { lines.joined(separator: " ") }
+}

@@ -1,0 +1,100 @@
+import PropertyBased
+import Testing
+@testable import PodcastDomain
+
+/// Random transcripts: whatever the turns, the promises hold and no word is lost.
+@Suite("Subtitle conversion properties")
+struct SubtitlePropertyTests {
+    /// One generated turn: milliseconds since the previous turn (negative: crosstalk), a speaker index
+    /// (0: none) and lowercase words, some longer than a line.
+    private static let turn = zip(
+        Gen.int(in: -900...20_000),
+        Gen.int(in: 0...3),
+        Gen.lowercaseLetter.string(of: 1...12).array(of: 0...60),
+        Gen.lowercaseLetter.string(of: 43...90).array(of: 0...1))
+    private static let speakers = ["", "Ana", "Ben Li", "Zoë"]
+
+    /// The Zencastr text of `turns`, with the words that should come out, in order.
+    private static func zencastr(_ turns: [(Int, Int, [String], [String])]) -> (String, [String]) {
+        // Crosstalk is measured from the latest start so far, which is where earlier crosstalk was moved.
+        var text = "", words: [String] = [], latest = 5_000
+        for (gap, speaker, turnWords, longWords) in turns {
+            let centiseconds = max(0, latest + gap) / 10
+            text += "\(centiseconds / 6_000):" + twoDigits(centiseconds / 100 % 60) + "."
+                + twoDigits(centiseconds % 100) + "\n"
+            if speaker > 0 { text += speakers[speaker] + "\n" }
+            let all = turnWords + longWords
+            if !all.isEmpty { text += all.joined(separator: " ") + "\n" }
+            text += "\n"
+            words += all
+            latest = max(latest, centiseconds * 10)
+        }
+        return (text, words)
+    }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    @Test("Random Zencastr turns: cues never overlap, last at least 1 ms, wrap within 2 × 42, keep every word")
+    func randomTurns() async {
+        await propertyCheck(count: 200, input: Self.turn.array(of: 1...25)) { turns in
+            // Given a random transcript
+            let (transcript, words) = Self.zencastr(turns)
+
+            // When it is converted
+            guard !words.isEmpty else {
+                #expect(throws: TranscriptError.noText) { try SubtitleConversion.convert(transcript) }
+                return
+            }
+            let subtitles: Subtitles
+            do {
+                subtitles = try SubtitleConversion.convert(transcript)
+            } catch {
+                Issue.record("\(error)\n\(transcript)")
+                return
+            }
+
+            // Then the invariants hold and the words come out in order, speakers aside
+            SubtitleInvariants.check(subtitles)
+            let shown = subtitles.cues.flatMap { cue in
+                cue.lines.enumerated().flatMap { index, line in
+                    var text = Substring(line)
+                    // The prefix is "Name: ", or "Name:" alone when a long word follows on its own line.
+                    for name in Self.speakers.dropFirst() where index == 0 && text.hasPrefix(name + ":") {
+                        text = text.dropFirst(name.count + 1)
+                    }
+                    return text.split(separator: " ").map(String.init)
+                }
+            }
+            #expect(shown.joined() == words.joined())
+        }
+    }
+
+    @Test("Random time ranges: a cue never outlasts its range or starts before it, and never overlaps")
+    func randomRanges() async {
+        let range = zip(
+            Gen.int(in: 0...5_000), Gen.int(in: 1...9_000), Gen.lowercaseLetter.string(of: 1...9).array(of: 1...40))
+        await propertyCheck(count: 200, input: range.array(of: 1...20)) { ranges in
+            // Given ranges starting in order, some overlapping the next
+            var text = "", start = 0, bounds: [(Int, Int)] = []
+            for (gap, length, words) in ranges {
+                start += gap
+                bounds.append((start, start + length))
+                text += SRTRendering.timestamp(start, fractionSeparator: ".") + " --> "
+                    + SRTRendering.timestamp(start + length, fractionSeparator: ".") + " "
+                    + words.joined(separator: " ") + "\n"
+            }
+
+            // When they are converted
+            guard let subtitles = try? SubtitleConversion.convert(text) else {
+                Issue.record("failed:\n\(text)")
+                return
+            }
+
+            // Then all cues lie within the first start and the latest end, plus the 1 ms per cue allowance
+            SubtitleInvariants.check(subtitles)
+            let latestEnd = bounds.map(\.1).max() ?? 0
+            #expect(subtitles.cues.first?.start == bounds.first?.0)
+            #expect(subtitles.cues.allSatisfy { $0.end <= latestEnd + subtitles.cues.count })
+        }
+    }
+}

@@ -63,25 +63,3 @@ public struct Episode: Hashable, Sendable, Codable {
     /// A thumbnail exists but its inputs (title, number, text, settings, images) have changed since.
     public var thumbnailOutdated: Bool { thumbnail.map { $0.inputs != thumbnailInputs } ?? false }
 }
-
-/// An episode stream folded: never created, live, or deleted (kept whole, so that undo can restore it).
-public enum EpisodeState: Hashable, Sendable {
-    case initial
-    case active(Episode)
-    case deleted(Episode)
-
-    /// The episode, if it exists and is not deleted.
-    public var live: Episode? {
-        if case .active(let episode) = self { return episode }
-        return nil
-    }
-
-    /// The episode, or the refusal a command on a missing or deleted episode gets.
-    func requireLive() throws(DomainError) -> Episode {
-        switch self {
-        case .initial: throw .episodeNotFound
-        case .deleted(let episode): throw .episodeDeleted(episode.id)
-        case .active(let episode): return episode
-        }
-    }
-}

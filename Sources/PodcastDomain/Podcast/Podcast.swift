@@ -25,25 +25,3 @@ public struct Podcast: Hashable, Sendable, Codable {
         self.thumbnailDefaults = thumbnailDefaults
     }
 }
-
-/// A podcast stream folded: never created, live, or deleted (kept whole, so that undo can restore it).
-public enum PodcastState: Hashable, Sendable {
-    case initial
-    case active(Podcast)
-    case deleted(Podcast)
-
-    /// The podcast, if it exists and is not deleted.
-    public var live: Podcast? {
-        if case .active(let podcast) = self { return podcast }
-        return nil
-    }
-
-    /// The podcast, or the refusal a command on a missing or deleted podcast gets.
-    func requireLive() throws(DomainError) -> Podcast {
-        switch self {
-        case .initial: throw .podcastNotFound
-        case .deleted(let podcast): throw .podcastDeleted(podcast.id)
-        case .active(let podcast): return podcast
-        }
-    }
-}

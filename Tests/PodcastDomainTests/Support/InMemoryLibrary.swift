@@ -40,7 +40,7 @@ struct InMemoryLibrary {
             return try PodcastDecider.decide(command, podcasts[id] ?? .initial, facts)
         case let .episode(id, target, command):
             let state = episodes[id] ?? .initial
-            let podcastID = state.anyEpisode?.podcastID ?? target
+            let podcastID = state.existing?.podcastID ?? target
             let numbers = liveEpisodes.filter { $0.podcastID == podcastID && $0.id != id }.map { ($0.number, $0.id) }
             let facts = EpisodeFacts(podcast: podcasts[podcastID] ?? .initial, otherNumbers: Dictionary(numbers, uniquingKeysWith: { first, _ in first }))
             return try EpisodeDecider.decide(command, state, facts)
@@ -55,16 +55,6 @@ struct InMemoryLibrary {
             episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, event)
         default:
             preconditionFailure("\(event.type) belongs to no stream")
-        }
-    }
-}
-
-extension EpisodeState {
-    /// The episode, live or deleted.
-    var anyEpisode: Episode? {
-        switch self {
-        case .initial: nil
-        case .active(let episode), .deleted(let episode): episode
         }
     }
 }

@@ -100,6 +100,25 @@ struct AppendAndReadTests {
         #expect(try reader.events(in: "s").count == 3)
     }
 
+    @Test("a read started inside another read's callback leaves the outer read intact")
+    func nestedReads() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try log.write { writer in
+            for i in 1...300 {
+                try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i % 7)")!, "E", #"{"i":\#(i),"pad":"\#(String(repeating: "p", count: 200))"}"#)))
+            }
+        }
+        var scanned: [String] = []
+        var streamCounts: [Int] = []
+        try log.read { envelope in
+            scanned.append(String(decoding: envelope.payload, as: UTF8.self))
+            streamCounts.append(try log.events(in: envelope.stream).count)
+        }
+        #expect(scanned == (1...300).map { #"{"i":\#($0),"pad":"\#(String(repeating: "p", count: 200))"}"# })
+        #expect(streamCounts.allSatisfy { $0 == 42 || $0 == 43 })
+    }
+
     @Test("envelopes can be read without decoding the payload")
     func envelopeWithoutPayload() throws {
         let library = TemporaryLibrary()

@@ -49,7 +49,6 @@ extension EventLog {
         let first = head.next
         segments[segmentIndex].size = offset + UInt64(frameBuffer.count)
         head = position
-        decodedFrame = nil
         for (i, event) in commit.events.enumerated() {
             index.add(IndexEntry(
                 streamHash: streamHash(event.stream), position: first.rawValue + UInt64(i),

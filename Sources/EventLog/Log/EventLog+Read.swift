@@ -15,9 +15,10 @@ extension EventLog {
         guard first <= last else { return }
         var (at, offset) = startingFrame(for: first)
         var expected: LogPosition?
+        let reader = FrameReader(readAhead: FrameReader.scanReadAhead)
         while at < segments.count {
             let segment = segments[at]
-            var cursor = FrameCursor(file: try file(forSegment: segment.number), from: offset, end: segment.size, buffer: readBuffer)
+            var cursor = FrameCursor(file: try file(forSegment: segment.number), from: offset, end: segment.size, buffer: reader.fileBuffer)
             while true {
                 let step = try cursor.next()
                 guard case .frame(let frameOffset, let bytes) = step else {
@@ -26,12 +27,11 @@ extension EventLog {
                 }
                 let length: Int
                 do {
-                    length = try decoder.decode(bytes, into: contentBuffer)
+                    length = try reader.decode(bytes)
                 } catch {
                     throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
                 }
-                decodedFrame = nil
-                for (_, line) in Lines(contentBuffer.bytes(0..<length)) {
+                for (_, line) in Lines(reader.content.bytes(0..<length)) {
                     let envelope: EventEnvelope
                     do {
                         envelope = try EnvelopeParser.parse(line)
@@ -104,8 +104,9 @@ extension EventLog {
             throw EventLogError.damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check")
         }
         var version = 0
+        let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
         for entry in entries {
-            let matched: Bool? = try withEvent(at: entry) { envelope in
+            let matched: Bool? = try withEvent(at: entry, reader: reader) { envelope in
                 guard envelope.position.rawValue == entry.position else { return nil }
                 guard envelope.isIn(stream) else { return false }  // another stream with the same hash
                 guard envelope.streamVersion == version + 1 else { return nil }
@@ -138,8 +139,9 @@ extension EventLog {
             return try currentVersion(of: stream)
         }
         var version = 0
+        let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
         for entry in entries.reversed() {
-            let found: Int?? = try withEvent(at: entry) { envelope in
+            let found: Int?? = try withEvent(at: entry, reader: reader) { envelope in
                 envelope.isIn(stream) ? envelope.streamVersion : nil
             }
             guard let outcome = found else {
@@ -156,14 +158,16 @@ extension EventLog {
     }
 
     /// Calls `body` with the event an index entry points at; nil when nothing readable is there.
-    func withEvent<Result>(at entry: IndexEntry, _ body: (EventEnvelope) throws -> Result) throws(EventLogError) -> Result? {
+    func withEvent<Result>(
+        at entry: IndexEntry, reader: FrameReader, _ body: (EventEnvelope) throws -> Result
+    ) throws(EventLogError) -> Result? {
         guard let segment = segments.first(where: { $0.number == entry.segment }),
             UInt64(entry.frameOffset) < segment.size
         else { return nil }
-        guard let length = try decodeFrame(segment: segment, offset: entry.frameOffset) else { return nil }
+        guard let length = try decodeFrame(segment: segment, offset: entry.frameOffset, reader: reader) else { return nil }
         let start = Int(entry.lineOffset)
-        guard start < length, start == 0 || contentBuffer.bytes(0..<length)[start - 1] == 0x0A,
-            var lines = Optional(Lines(contentBuffer.bytes(start..<length))), let (_, line) = lines.next(),
+        guard start < length, start == 0 || reader.content.bytes(0..<length)[start - 1] == 0x0A,
+            var lines = Optional(Lines(reader.content.bytes(start..<length))), let (_, line) = lines.next(),
             let envelope = try? EnvelopeParser.parse(line)
         else { return nil }
         do {
@@ -175,19 +179,18 @@ extension EventLog {
         }
     }
 
-    /// Decodes the frame at `offset` into `contentBuffer` (unless it is already there); nil if it is not a valid frame.
-    private func decodeFrame(segment: Segment, offset: UInt32) throws(EventLogError) -> Int? {
-        if let decoded = decodedFrame, decoded.segment == segment.number, decoded.offset == offset {
+    /// Decodes the frame at `offset` into the reader (unless it is already there); nil if it is not a valid frame.
+    private func decodeFrame(segment: Segment, offset: UInt32, reader: FrameReader) throws(EventLogError) -> Int? {
+        if let decoded = reader.decodedFrame, decoded.segment == segment.number, decoded.offset == offset {
             return decoded.length
         }
-        decodedFrame = nil
         var cursor = FrameCursor(
-            file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: readBuffer,
+            file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: reader.fileBuffer,
             readAhead: 16 << 10)
         guard case .frame(_, let bytes) = try cursor.next(),
-            let length = try? decoder.decode(bytes, into: contentBuffer)
+            let length = try? reader.decode(bytes)
         else { return nil }
-        decodedFrame = (segment.number, offset, length)
+        reader.decodedFrame = (segment.number, offset, length)
         return length
     }
 

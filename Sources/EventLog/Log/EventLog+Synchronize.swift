@@ -12,7 +12,7 @@ extension EventLog {
         let headBefore = head
         defer { if head != headBefore || !trustingIndex { knownVersions = [:] } }
         readFiles = [:]
-        decodedFrame = nil
+        maintenance.decodedFrame = nil
         let listing = try listSegments(repair: repair)
         segments = listing.segments
         if trustingIndex { index.load(generations: generations) } else { index.reset() }
@@ -39,7 +39,7 @@ extension EventLog {
 
     /// Whether the event the index entry points at is really there.
     func entryMatchesLog(_ entry: IndexEntry) throws(EventLogError) -> Bool {
-        try withEvent(at: entry) { $0.position.rawValue == entry.position } ?? false
+        try withEvent(at: entry, reader: maintenance) { $0.position.rawValue == entry.position } ?? false
     }
 
     /// Reads frames from `start` to the end of the log, indexing every event not yet indexed and checking
@@ -55,7 +55,7 @@ extension EventLog {
                     segment: segment.name, offset: 24,
                     reason: "it starts at position \(segment.header.firstPosition), expected \(head.next)")
             }
-            var cursor = FrameCursor(file: try file(forSegment: segment.number), from: offset, end: segment.size, buffer: readBuffer)
+            var cursor = FrameCursor(file: try file(forSegment: segment.number), from: offset, end: segment.size, buffer: maintenance.fileBuffer)
             while true {
                 let bad: (offset: UInt64, reason: String)
                 switch try cursor.next() {
@@ -64,12 +64,11 @@ extension EventLog {
                 case .frame(let frameOffset, let bytes):
                     let length: Int
                     do {
-                        length = try decoder.decode(bytes, into: contentBuffer)
+                        length = try maintenance.decode(bytes)
                     } catch {
                         bad = (frameOffset, "its checksum or content does not match (\(error.reason))")
                         return try handleBadFrame(at: at, bad, repair: repair)
                     }
-                    decodedFrame = nil
                     try indexLines(length: length, segment: segment, frameOffset: frameOffset)
                     continue
                 case .incomplete(let frameOffset):
@@ -85,9 +84,9 @@ extension EventLog {
         return nil
     }
 
-    /// Indexes the lines of the frame just decoded into `contentBuffer`.
+    /// Indexes the lines of the frame just decoded into the maintenance reader.
     private func indexLines(length: Int, segment: Segment, frameOffset: UInt64) throws(EventLogError) {
-        let lines = Lines(contentBuffer.bytes(0..<length))
+        let lines = Lines(maintenance.content.bytes(0..<length))
         if lines.hasUnterminatedTail {
             throw .damagedLog(segment: segment.name, offset: frameOffset, reason: "its last line has no newline")
         }
@@ -159,7 +158,7 @@ extension EventLog {
     }
 
     private func readablePositions(inTorn bytes: [UInt8]) -> [LogPosition] {
-        let content = bytes.withUnsafeBytes { decoder.decodePrefix($0) }
+        let content = bytes.withUnsafeBytes { maintenance.decoder.decodePrefix($0) }
         var positions: [LogPosition] = []
         content.withUnsafeBytes { raw in
             for (_, line) in Lines(raw) {

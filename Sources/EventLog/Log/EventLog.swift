@@ -45,13 +45,9 @@ public final class EventLog {
     var segments: [Segment] = []
     let index: StreamIndex
 
-    // Reused by every read, so that reading allocates nothing per event.
-    let decoder = LZ4Decoder()
-    let readBuffer = ByteBuffer(capacity: 1 << 20)
-    let contentBuffer = ByteBuffer(capacity: 1 << 16)
+    /// The buffers of recovery, verification and compaction, which call no user code in between.
+    let maintenance = FrameReader(readAhead: FrameReader.scanReadAhead)
     var readFiles: [UInt32: File] = [:]
-    /// The frame whose content is in `contentBuffer`, for stream reads that meet it again.
-    var decodedFrame: (segment: UInt32, offset: UInt32, length: Int)?
 
     /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
     /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).

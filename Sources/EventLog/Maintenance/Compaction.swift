@@ -82,7 +82,7 @@ extension EventLog {
 
         var cursor = FrameCursor(
             file: try file(forSegment: segment.number), from: UInt64(SegmentHeader.size), end: segment.size,
-            buffer: readBuffer)
+            buffer: maintenance.fileBuffer)
         while true {
             let step = try cursor.next()
             guard case .frame(let offset, let bytes) = step else {
@@ -92,12 +92,12 @@ extension EventLog {
             }
             let length: Int
             do {
-                length = try decoder.decode(bytes, into: contentBuffer)
+                length = try maintenance.decode(bytes)
             } catch {
                 try? FileSystem.remove(temporary)
                 throw .damagedLog(segment: segment.name, offset: offset, reason: error.reason)
             }
-            let content = contentBuffer.bytes(0..<length)
+            let content = maintenance.content.bytes(0..<length)
             for (lineStart, line) in Lines(content) {
                 guard let envelope = try? EnvelopeParser.parse(line), envelope.position == expected else {
                     try? FileSystem.remove(temporary)
@@ -115,7 +115,7 @@ extension EventLog {
         try output.sync()
         try FileSystem.rename(temporary, to: segment.path)
         try FileSystem.syncDirectory(layout.logDirectory)
-        decodedFrame = nil
+        maintenance.decodedFrame = nil
         readFiles[segment.number] = nil
         return json
     }

@@ -62,7 +62,7 @@ extension EventLog {
             if header.firstPosition != expected {
                 problem(24, "starts at position \(header.firstPosition), expected \(expected)")
             }
-            var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: readBuffer)
+            var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: maintenance.fileBuffer)
             walk: while true {
                 switch try cursor.next() {
                 case .end:
@@ -77,13 +77,12 @@ extension EventLog {
                     report.frames += 1
                     let length: Int
                     do {
-                        length = try decoder.decode(bytes, into: contentBuffer)
+                        length = try maintenance.decode(bytes)
                     } catch {
                         problem(offset, "frame fails its check: \(error.reason)")
                         continue walk
                     }
-                    decodedFrame = nil
-                    let lines = Lines(contentBuffer.bytes(0..<length))
+                    let lines = Lines(maintenance.content.bytes(0..<length))
                     if lines.hasUnterminatedTail { problem(offset, "the frame's last line has no newline") }
                     for (_, line) in lines {
                         let envelope: EventEnvelope

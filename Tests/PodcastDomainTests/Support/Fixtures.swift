@@ -1,4 +1,5 @@
 import CoreValues
+import DomainTestSupport
 import Foundation
 
 @testable import PodcastDomain
@@ -12,18 +13,10 @@ enum Fixture {
     static let monday = Timestamp(rawValue: 1_795_000_000_000)!
     static let tuesday = Timestamp(rawValue: 1_795_086_400_000)!
 
-    static func uuid(_ n: Int) -> UUID {
-        UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))!
-    }
-
-    /// A blob reference for `text`; the hash is made up (the domain never hashes).
-    static func blob(_ text: String) -> BlobRef {
-        let hex = Array(text.utf8).map { String(format: "%02x", $0) }.joined()
-        return BlobRef(sha256: String((hex + String(repeating: "0", count: 64)).prefix(64)), byteCount: text.utf8.count)!
-    }
-
+    static func uuid(_ n: Int) -> UUID { TestContent.uuid(n) }
+    static func blob(_ text: String) -> BlobRef { TestContent.blob(text) }
     static func image(_ name: String, _ width: Int = 1920, _ height: Int = 1080) -> ImageRef {
-        ImageRef(blob: blob(name), width: width, height: height)
+        TestContent.image(name, width, height)
     }
 
     static let transcriptText = "00:00:01\nHost\nHello and welcome.\n"

@@ -1,16 +1,16 @@
 import CoreValues
 
-@testable import PodcastDomain
+import PodcastDomain
 
 /// The shell's job, in memory: keeps every stream's state, gathers the facts a command needs,
 /// runs the decider and folds the events it returns into the streams they belong to.
-struct InMemoryLibrary {
-    enum Command: CustomStringConvertible {
+public struct InMemoryLibrary {
+    public enum Command: CustomStringConvertible, Sendable {
         case podcast(PodcastID, PodcastCommand)
         /// `podcast` is where a create goes; other commands find the episode's podcast themselves.
         case episode(EpisodeID, podcast: PodcastID, EpisodeCommand)
 
-        var description: String {
+        public var description: String {
             switch self {
             case let .podcast(id, command): "podcast \(id.description.suffix(2)) \(command)"
             case let .episode(id, podcast, command): "episode \(id.description.suffix(2)) in \(podcast.description.suffix(2)) \(command)"
@@ -18,14 +18,16 @@ struct InMemoryLibrary {
         }
     }
 
-    private(set) var podcasts: [PodcastID: PodcastState] = [:]
-    private(set) var episodes: [EpisodeID: EpisodeState] = [:]
+    public private(set) var podcasts: [PodcastID: PodcastState] = [:]
+    public private(set) var episodes: [EpisodeID: EpisodeState] = [:]
 
-    var livePodcasts: [Podcast] { podcasts.values.compactMap(\.live) }
-    var liveEpisodes: [Episode] { episodes.values.compactMap(\.live) }
+    public init() {}
+
+    public var livePodcasts: [Podcast] { podcasts.values.compactMap(\.live) }
+    public var liveEpisodes: [Episode] { episodes.values.compactMap(\.live) }
 
     /// Runs one command: its events are applied, or the library stays as it was.
-    mutating func run(_ command: Command) -> Result<[DomainEvent], DomainError> {
+    public mutating func run(_ command: Command) -> Result<[DomainEvent], DomainError> {
         let result = Result { () throws(DomainError) in try decide(command) }
         if case .success(let events) = result { events.forEach { apply($0) } }
         return result

@@ -1,0 +1,42 @@
+import GRDB
+import PodcastDomain
+
+extension ReadModel {
+    /// Every podcast, newest first.
+    public func podcasts() throws -> [PodcastSummary] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sidebar_podcasts ORDER BY created_at DESC, id").map(PodcastSummary.init)
+        }
+    }
+
+    /// One podcast's episodes: sorted, searched, filtered and paged in SQL, through the sort indexes.
+    public func episodes(_ query: EpisodeQuery) throws -> [EpisodeSummary] {
+        var conditions = ["podcast_id = ?"]
+        var arguments: StatementArguments = [query.podcast.description]
+        if let search = query.search.map(TitleFolding.fold), !search.isEmpty {
+            conditions.append(#"title_folded LIKE ? ESCAPE '\'"#)
+            _ = arguments.append(contentsOf: ["%" + Self.escapeLike(search) + "%"])
+        }
+        conditions += EpisodeFilter.allCases.filter(query.filters.contains).map(\.condition)
+        let sql = "SELECT * FROM sidebar_episodes WHERE \(conditions.joined(separator: " AND ")) "
+            + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
+        _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
+        return try database.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(EpisodeSummary.init) }
+    }
+
+    /// One episode's detail; nil when there is no live episode with that id.
+    public func episode(_ id: EpisodeID) throws -> EpisodeDetail? {
+        try database.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM episode_details WHERE id = ?", arguments: [id.description]).map(EpisodeDetail.init)
+        }
+    }
+
+    private static func escapeLike(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}

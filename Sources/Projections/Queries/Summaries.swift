@@ -1,0 +1,113 @@
+import CoreValues
+import Foundation
+import GRDB
+import PodcastDomain
+
+/// A podcast as the sidebar lists it.
+public struct PodcastSummary: Equatable, Sendable {
+    public var id: PodcastID
+    public var name: String
+    public var description: String?
+    public var createdAt: Timestamp
+    public var episodeCount: Int
+    public var missingTranscriptCount: Int
+    public var missingThumbnailCount: Int
+    public var artwork: BlobRef?
+
+    init(_ row: Row) throws {
+        id = try Decode.id(row["id"])
+        name = row["name"]
+        description = row["description"]
+        createdAt = try Decode.time(row["created_at"])
+        episodeCount = row["episode_count"]
+        missingTranscriptCount = row["missing_transcript_count"]
+        missingThumbnailCount = row["missing_thumbnail_count"]
+        artwork = (row["artwork_sha256"] as String?).flatMap { BlobRef(sha256: $0, byteCount: row["artwork_bytes"]) }
+    }
+}
+
+/// An episode as a podcast's list shows it, with its derived flags.
+public struct EpisodeSummary: Equatable, Sendable {
+    public var id: EpisodeID
+    public var podcastID: PodcastID
+    public var title: String
+    public var number: Int
+    public var publishDate: Timestamp?
+    public var createdAt: Timestamp
+    public var updatedAt: Timestamp
+    public var hasTranscript: Bool
+    public var hasSRT: Bool
+    public var srtOutdated: Bool
+    public var hasThumbnail: Bool
+    public var thumbnailOutdated: Bool
+
+    init(_ row: Row) throws {
+        id = try Decode.id(row["id"])
+        podcastID = try Decode.id(row["podcast_id"])
+        title = row["title"]
+        number = row["number"]
+        publishDate = try (row["publish_date"] as String?).map(Decode.time)
+        createdAt = try Decode.time(row["created_at"])
+        updatedAt = try Decode.time(row["updated_at"])
+        hasTranscript = row["has_transcript"]
+        hasSRT = row["has_srt"]
+        srtOutdated = row["srt_outdated"]
+        hasThumbnail = row["has_thumbnail"]
+        thumbnailOutdated = row["thumbnail_outdated"]
+    }
+}
+
+/// Everything light about one episode, and the references of its heavy content.
+public struct EpisodeDetail: Equatable, Sendable {
+    public var id: EpisodeID
+    public var podcastID: PodcastID
+    public var title: String
+    public var number: Int
+    public var description: String?
+    public var publishDate: Timestamp?
+    public var createdAt: Timestamp
+    public var updatedAt: Timestamp
+    public var thumbnailSettings: ThumbnailSettings
+    public var thumbnailText: String
+    public var transcript: BlobRef?
+    public var subtitles: SubtitlesRef?
+    public var background: ImageRef?
+    public var overlay: ImageRef?
+    public var thumbnail: RenderedThumbnail?
+
+    init(_ row: Row) throws {
+        id = try Decode.id(row["id"])
+        podcastID = try Decode.id(row["podcast_id"])
+        title = row["title"]
+        number = row["number"]
+        description = row["description"]
+        publishDate = try (row["publish_date"] as String?).map(Decode.time)
+        createdAt = try Decode.time(row["created_at"])
+        updatedAt = try Decode.time(row["updated_at"])
+        thumbnailSettings = try JSONColumn.value(ThumbnailSettings.self, from: row["thumbnail_settings"]) ?? .defaults
+        thumbnailText = row["thumbnail_text"]
+        transcript = try JSONColumn.value(BlobRef.self, from: row["transcript"])
+        subtitles = try JSONColumn.value(SubtitlesRef.self, from: row["subtitles"])
+        background = try JSONColumn.value(ImageRef.self, from: row["background"])
+        overlay = try JSONColumn.value(ImageRef.self, from: row["overlay"])
+        thumbnail = try JSONColumn.value(RenderedThumbnail.self, from: row["thumbnail"])
+    }
+}
+
+/// Columns back into values; a value that does not parse means the read model was edited by hand.
+enum Decode {
+    struct Failure: Error, CustomStringConvertible {
+        let value: String
+        var description: String { "the read model holds \"\(value)\" where an id or a time should be; rebuild it" }
+    }
+
+    static func id<Kind>(_ text: String) throws -> Identifier<Kind> {
+        guard let id = Identifier<Kind>(text) else { throw Failure(value: text) }
+        return id
+    }
+
+    static func time(_ text: String) throws -> Timestamp {
+        guard let time = Timestamp(text: text) else { throw Failure(value: text) }
+        return time
+    }
+}

@@ -1,0 +1,17 @@
+/// What the read-model runtime can fail at. Each message says what to do.
+public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
+    case missingSchema(String)
+    case unknownProjector(String)
+    case unreadableEvent(position: UInt64, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingSchema(let name):
+            "the DDL of projector \(name) (schemas/projections/\(name).sql) is missing from this build. Reinstall Episodic."
+        case .unknownProjector(let name):
+            "there is no projector named \(name). Known: \(Projectors.all.map(\.name).joined(separator: ", "))."
+        case let .unreadableEvent(position, reason):
+            "the event at position \(position) cannot be read: \(reason). Run `episodic log verify`."
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+
+/// A read model built from the log: a name, a schema version, its DDL, and how to write the rows of
+/// the entities a run of events touched.
+///
+/// Projectors never see events one at a time: the runtime folds a run of events into the final state
+/// of each entity it touched (``EntityChanges``), and the projector writes each final row once.
+/// A change to a projector's tables is a new schema version; the runtime then rebuilds it by replay.
+public protocol Projector: Sendable {
+    /// Names the projector in the checkpoint table and its DDL file, `schemas/projections/<name>.sql`.
+    var name: String { get }
+    var schemaVersion: Int { get }
+    /// The tables the DDL creates, dropped before the projector is rebuilt.
+    var tables: [String] { get }
+    /// Writes the final rows of every entity in `changes`, inside the caller's transaction.
+    func write(_ changes: EntityChanges, to db: Database) throws
+}
+
+extension Projector {
+    /// The projector's DDL, from `schemas/projections/<name>.sql`.
+    func schema() throws -> String {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "sql", subdirectory: "Schemas") else {
+            throw ProjectionError.missingSchema(name)
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
+}
+
+/// The projectors a library keeps, in the order they are written.
+public enum Projectors {
+    public static let all: [any Projector] = [SidebarProjector(), EpisodeDetailProjector()]
+}

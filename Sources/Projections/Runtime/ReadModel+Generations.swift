@@ -1,0 +1,113 @@
+import EventLog
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import GRDB
+
+extension ReadModel {
+    static func open(_ path: String) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// The file `read.sqlite` points at.
+    static func liveGeneration(in library: String) throws -> String {
+        let link = library + "/" + linkName
+        let target = try FileManager.default.destinationOfSymbolicLink(atPath: link)
+        return target.hasPrefix("/") ? target : library + "/" + target
+    }
+
+    /// A file name for a new generation, numbered after every generation there is.
+    static func nextGeneration(in library: String) throws -> String {
+        let folder = library + "/" + generationsFolder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let numbers = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .compactMap { $0.hasSuffix(".sqlite") ? Int($0.dropLast(7)) : nil }
+        let next = String((numbers.max() ?? 0) + 1)
+        return folder + "/" + String(repeating: "0", count: max(0, 6 - next.count)) + next + ".sqlite"
+    }
+
+    /// Makes a new generation at `path`: a copy of `live` (or an empty database when nil), in which the
+    /// `fresh` projectors get new tables and a checkpoint of 0, ready to be replayed.
+    static func build(_ path: String, from live: DatabasePool?, projectors: [any Projector], fresh: [any Projector]) throws -> String {
+        try? FileManager.default.removeItem(atPath: path)
+        if let live {
+            try live.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
+        }
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: Checkpoints.ddl)
+            for projector in fresh {
+                for table in projector.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
+                try db.execute(sql: try projector.schema())
+                try Checkpoints.set(projector.name, version: projector.schemaVersion, checkpoint: 0, in: db)
+            }
+        }
+        try queue.close()
+        return path
+    }
+
+    /// Makes `path` the live generation: flips the link (atomic rename of a new link over the old),
+    /// makes that durable, and removes the other generations.
+    static func install(_ path: String, in library: String) throws {
+        let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try file.synchronize()
+        try file.close()
+        let link = library + "/" + linkName
+        let temporary = link + ".new"
+        try? FileManager.default.removeItem(atPath: temporary)
+        let relative = generationsFolder + "/" + (path as NSString).lastPathComponent
+        try FileManager.default.createSymbolicLink(atPath: temporary, withDestinationPath: relative)
+        guard rename(temporary, link) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: link]) }
+        let directory = Glibc.open(library, O_RDONLY | O_DIRECTORY)
+        if directory >= 0 {
+            fsync(directory)
+            close(directory)
+        }
+        // Readers still on an old generation keep their open files; new opens follow the link.
+        let folder = library + "/" + generationsFolder
+        let live = (path as NSString).lastPathComponent
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where !name.hasPrefix(live) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+
+    /// Brings every projector of `database` from its checkpoint to the log's head.
+    static func catchUp(
+        _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, batchSize: Int,
+        progress: ((RebuildProgress) -> Void)?
+    ) throws -> UInt64 {
+        let head = log.head
+        let stored = try database.read(Checkpoints.all)
+        // Projectors at the same checkpoint share one fold.
+        let groups = Dictionary(grouping: projectors.filter { stored[$0.name] != nil }) { stored[$0.name]!.checkpoint }
+        var applied: UInt64 = 0
+        let total = groups.keys.map { head.rawValue - min($0, head.rawValue) }.reduce(0, +)
+        let started = ContinuousClock.now
+        for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
+            var fold = EntityFold(log: log, after: LogPosition(checkpoint))
+            var position = checkpoint
+            while position < head.rawValue {
+                let end = min(position + UInt64(batchSize), head.rawValue)
+                try log.read(from: LogPosition(position + 1), through: LogPosition(end)) { envelope in
+                    try fold.apply(DomainEvents.decode(envelope), at: envelope.timestamp)
+                }
+                let changes = fold.takeChanges()
+                try database.write { db in
+                    for projector in group { try projector.write(changes, to: db) }
+                    try Checkpoints.advance(group.map(\.name), to: end, in: db)
+                }
+                applied += end - position
+                position = end
+                if let progress {
+                    let elapsed = ContinuousClock.now - started
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    progress(RebuildProgress(done: applied, total: total, rate: seconds > 0 ? Double(applied) / seconds : 0))
+                }
+            }
+        }
+        return applied
+    }
+}

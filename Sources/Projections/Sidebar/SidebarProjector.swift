@@ -1,0 +1,69 @@
+import CoreValues
+import Foundation
+import GRDB
+import PodcastDomain
+
+/// The sidebar: podcasts with their counts, and episode summaries with their derived flags.
+///
+/// Only live entities have rows. Flags come from the domain's `Episode` (the same code the rules use),
+/// and a podcast's counts are recounted from its episode rows whenever one of them changes.
+public struct SidebarProjector: Projector {
+    public let name = "sidebar"
+    public let schemaVersion = 1
+    public let tables = ["sidebar_podcasts", "sidebar_episodes"]
+
+    public init() {}
+
+    public func write(_ changes: EntityChanges, to db: Database) throws {
+        var recount = Set<PodcastID>()
+        for (id, change) in changes.podcasts {
+            if let podcast = change.state.live {
+                try db.cachedStatement(sql: """
+                    INSERT INTO sidebar_podcasts (id, name, description, created_at, artwork_sha256, artwork_bytes)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
+                        artwork_sha256 = excluded.artwork_sha256, artwork_bytes = excluded.artwork_bytes
+                    """).execute(arguments: [
+                        id.description, podcast.name, podcast.description, podcast.createdAt.text,
+                        podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
+                    ])
+                recount.insert(id)
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM sidebar_podcasts WHERE id = ?").execute(arguments: [id.description])
+            }
+        }
+        for (id, change) in changes.episodes {
+            if let episode = change.state.live {
+                try db.cachedStatement(sql: """
+                    INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
+                        created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: [
+                        id.description, episode.podcastID.description, episode.title, TitleFolding.fold(episode.title),
+                        episode.number, episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
+                        episode.hasTranscript, episode.hasSubtitles, episode.subtitlesOutdated, episode.hasThumbnail,
+                        episode.thumbnailOutdated,
+                    ])
+            } else {
+                try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
+            }
+            if let podcast = change.state.existing?.podcastID { recount.insert(podcast) }
+        }
+        for podcast in recount {
+            try db.cachedStatement(sql: """
+                UPDATE sidebar_podcasts SET
+                    episode_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1),
+                    missing_transcript_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_transcript = 0),
+                    missing_thumbnail_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_thumbnail = 0)
+                WHERE id = ?1
+                """).execute(arguments: [podcast.description])
+        }
+    }
+}
+
+/// Titles for search and sorting: without case or accents, so "Café" is found as "cafe".
+public enum TitleFolding {
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+}

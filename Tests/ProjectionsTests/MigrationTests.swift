@@ -1,0 +1,124 @@
+import DomainTestSupport
+import EventLog
+import Foundation
+import GRDB
+import PodcastDomain
+import Testing
+
+@testable import Projections
+
+/// A projector as a later build would ship it: same tables, the next schema version.
+struct NextVersion<Base: Projector>: Projector {
+    let base: Base
+    var name: String { base.name }
+    var schemaVersion: Int { base.schemaVersion + 1 }
+    var tables: [String] { base.tables }
+    func write(_ changes: EntityChanges, to db: Database) throws { try base.write(changes, to: db) }
+}
+
+@Suite("Migration by replay")
+struct MigrationTests {
+    /// A library of four events per episode, its read model built and current.
+    func builtLibrary(episodes: Int = 60) throws -> (StudioLibrary, ReadModel) {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        for n in 1...episodes {
+            try studio.must(Scene.createEpisode(n, "Episode \(n)"))
+            try studio.must(Scene.importTranscript(n, "00:00:0\(n % 10)\nHost\nPart \(n).\n"))
+            try studio.must(Scene.on(n, .retitle("Episode \(n), revised")))
+            if n % 3 == 0 { try studio.must(Scene.on(n, .delete)) } else { try studio.must(Scene.on(n, .describe("Notes \(n)"))) }
+        }
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        return (studio, readModel)
+    }
+
+    @Test("a projector whose schema version changed is rebuilt at open, into a new generation, with the same rows")
+    func schemaChangeRebuilds() throws {
+        let (studio, before) = try builtLibrary()
+        let rows = try before.dump()
+        // A reader that opened the old generation before the swap.
+        let oldReader = try DatabaseQueue(path: before.generation)
+
+        var reported: [RebuildProgress] = []
+        let after = try ReadModel(
+            library: studio.path, log: studio.log, projectors: [NextVersion(base: SidebarProjector()), EpisodeDetailProjector()],
+            batchSize: 50, progress: { reported.append($0) })
+
+        #expect(after.generation != before.generation)
+        #expect(try after.dump() == rows)
+        let status = try after.status(head: studio.log.head)
+        #expect(status.first { $0.name == "sidebar" }?.storedSchemaVersion == 2)
+        #expect(status.allSatisfy { $0.isCurrent })
+        // Only the changed projector was replayed; progress went up to the whole log.
+        #expect(reported.last?.done == studio.log.head.rawValue)
+        #expect(reported.last?.total == studio.log.head.rawValue)
+        #expect(reported.count > 2)
+        // The old generation stayed readable through the swap, for whoever had it open.
+        #expect(try oldReader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes") } == rows["sidebar_episodes"]?.count)
+        // And the previous build's instance follows the link on its next use.
+        try before.reopenIfSwapped()
+        #expect(before.generation == after.generation)
+    }
+
+    @Test("an explicit rebuild of one projector, or of all, gives the same rows")
+    func explicitRebuild() throws {
+        let (studio, readModel) = try builtLibrary()
+        let rows = try readModel.dump()
+        try readModel.rebuild(["episode-detail"], log: studio.log)
+        #expect(try readModel.dump() == rows)
+        try readModel.rebuild(log: studio.log)
+        #expect(try readModel.dump() == rows)
+        #expect(throws: ProjectionError.unknownProjector("nope")) { try readModel.rebuild(["nope"], log: studio.log) }
+        #expect(readModel.generation.hasSuffix("000003.sqlite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") } == ["000003.sqlite"])
+    }
+
+    @Test("a rebuild killed with SIGKILL leaves a working read model, and the next rebuild finishes", arguments: [2, 6])
+    func killedRebuild(afterBatches: Int) throws {
+        let (studio, readModel) = try builtLibrary(episodes: 150)
+        let rows = try readModel.dump()
+        let live = readModel.generation
+
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: RebuilderProcess.path)
+        child.arguments = [studio.path, "20", "30"]
+        let out = Pipe()
+        child.standardOutput = out
+        try child.run()
+        var seen = ""
+        while seen.components(separatedBy: "progress").count - 1 < afterBatches {
+            let data = out.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+        }
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+        #expect(!seen.contains("done"))
+        // It had begun a new generation beside the live one.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").contains("000002.sqlite"))
+
+        // The live generation is untouched and readable, by a new reader too.
+        let reopened = try studio.openReadModel()
+        #expect(reopened.generation == live)
+        #expect(try reopened.dump() == rows)
+        #expect(try reopened.status(head: studio.log.head).allSatisfy { $0.isCurrent })
+        // The next rebuild starts over, clears the half-built generation, and gives the same rows.
+        try reopened.rebuild(log: studio.log)
+        #expect(try reopened.dump() == rows)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") }.count == 1)
+    }
+}
+
+/// The child-process helper built beside the test bundle.
+enum RebuilderProcess {
+    static var path: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("projection-test-rebuilder")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath + "/.build/debug/projection-test-rebuilder"
+    }
+}

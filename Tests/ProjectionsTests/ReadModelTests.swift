@@ -1,0 +1,162 @@
+import CoreValues
+import DomainTestSupport
+import EventLog
+import Foundation
+import PodcastDomain
+import Testing
+
+@testable import Projections
+
+@Suite("Read models")
+struct ReadModelTests {
+    @Test("flags follow the events: a cleared transcript, a retitle after a render, a new render")
+    func flagsFollowEvents() throws {
+        let studio = try StudioLibrary()
+        let readModel = try studio.openReadModel()
+        func summary() throws -> EpisodeSummary {
+            try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+            return try #require(readModel.episodes(EpisodeQuery(podcast: Scene.show)).first)
+        }
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createEpisode(1, "Pilot"))
+        #expect(try summary().hasTranscript == false)
+
+        try studio.must(Scene.importTranscript(1))
+        #expect(try summary().hasTranscript == true)
+        try studio.must(Scene.on(1, .clearTranscript))
+        #expect(try summary().hasTranscript == false)
+
+        try studio.must(Scene.on(1, .setBackground(TestContent.image("bg"))))
+        let inputs = try #require(studio.domain.episodes[Scene.episode(1)]?.live?.thumbnailInputs)
+        let render = RenderedThumbnail(image: TestContent.image("thumb", 1024, 576), format: .jpeg, inputs: inputs)
+        try studio.must(Scene.on(1, .recordThumbnail(render)))
+        #expect(try summary().hasThumbnail == true)
+        #expect(try summary().thumbnailOutdated == false)
+
+        try studio.must(Scene.on(1, .retitle("Pilot, take two")))
+        #expect(try summary().thumbnailOutdated == true)
+
+        let newInputs = try #require(studio.domain.episodes[Scene.episode(1)]?.live?.thumbnailInputs)
+        try studio.must(Scene.on(1, .recordThumbnail(RenderedThumbnail(image: TestContent.image("thumb2", 1024, 576), format: .jpeg, inputs: newInputs))))
+        #expect(try summary().thumbnailOutdated == false)
+        #expect(try summary().title == "Pilot, take two")
+    }
+
+    @Test("the SRT flags: made from the current transcript, then out of date when it is replaced")
+    func srtFlags() throws {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createEpisode(1, "Pilot"))
+        try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nHello.\n"))
+        let transcript = TestContent.blob("00:00:01\nHost\nHello.\n")
+        try studio.must(Scene.on(1, .recordSubtitles(SubtitlesRef(blob: TestContent.blob("srt"), cueCount: 1, transcript: transcript))))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        var episode = try #require(readModel.episodes(EpisodeQuery(podcast: Scene.show)).first)
+        #expect(episode.hasSRT && !episode.srtOutdated)
+
+        try studio.must(Scene.importTranscript(1, "00:00:02\nHost\nHello again.\n"))
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        episode = try #require(readModel.episodes(EpisodeQuery(podcast: Scene.show)).first)
+        #expect(episode.hasSRT && episode.srtOutdated)
+        #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show, filters: [.outdatedSRT])).count == 1)
+    }
+
+    @Test("episode lists sort six ways, search titles without case or accents, filter on flags, and page")
+    func episodeQueries() throws {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        let titles = ["Café society", "apples", "Zebra crossing", "été indien", "Bananas"]
+        for (i, title) in titles.enumerated() {
+            try studio.must(Scene.createEpisode(i + 1, title, number: [3, 1, 5, 2, 4][i], publish: [10, nil, 30, 20, 5][i]))
+        }
+        try studio.must(Scene.importTranscript(2))
+        try studio.must(Scene.importTranscript(4))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        func titlesOf(_ query: EpisodeQuery) throws -> [String] { try readModel.episodes(query).map(\.title) }
+        let show = Scene.show
+
+        #expect(try titlesOf(EpisodeQuery(podcast: show)) == ["Zebra crossing", "Bananas", "Café society", "été indien", "apples"])
+        #expect(try readModel.episodes(EpisodeQuery(podcast: show, sort: .number)).map(\.number) == [1, 2, 3, 4, 5])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, sort: .title)) == ["apples", "Bananas", "Café society", "été indien", "Zebra crossing"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, sort: .titleDescending)) == ["Zebra crossing", "été indien", "Café society", "Bananas", "apples"])
+        // Undated episodes come first in ascending date order, last in descending.
+        #expect(try titlesOf(EpisodeQuery(podcast: show, sort: .date)) == ["apples", "Bananas", "Café society", "été indien", "Zebra crossing"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, sort: .dateDescending)) == ["Zebra crossing", "été indien", "Café society", "Bananas", "apples"])
+
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "CAFE")) == ["Café society"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "Ete")) == ["été indien"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "AN")) == ["Bananas"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "IEN")) == ["été indien"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "%")) == [])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, filters: [.missingTranscript])) == ["Zebra crossing", "Bananas", "Café society"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "a", filters: [.missingTranscript, .missingThumbnail])) == ["Zebra crossing", "Bananas", "Café society"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, limit: 2, offset: 1)) == ["Bananas", "Café society"])
+        #expect(try titlesOf(EpisodeQuery(podcast: Scene.other)) == [])
+    }
+
+    @Test("podcasts are listed newest first with their counts; a delete removes the podcast and its episodes")
+    func podcastsAndCascade() throws {
+        let studio = try StudioLibrary()
+        try studio.must(.podcast(Scene.show, .create(id: Scene.show, name: "Older", at: Scene.monday)))
+        try studio.must(.podcast(Scene.other, .create(id: Scene.other, name: "Newer", at: Timestamp(rawValue: Scene.monday.rawValue + 60_000)!)))
+        try studio.must(Scene.createEpisode(1, "One"))
+        try studio.must(Scene.createEpisode(2, "Two"))
+        try studio.must(Scene.importTranscript(1))
+        try studio.must(.episode(Scene.episode(3), podcast: Scene.other, .create(id: Scene.episode(3), title: "Elsewhere", at: Scene.monday)))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+
+        let podcasts = try readModel.podcasts()
+        #expect(podcasts.map(\.name) == ["Newer", "Older"])
+        #expect(podcasts[1].episodeCount == 2)
+        #expect(podcasts[1].missingTranscriptCount == 1)
+        #expect(podcasts[1].missingThumbnailCount == 2)
+        #expect(try readModel.episode(Scene.episode(1))?.transcript == TestContent.blob("00:00:01\nHost\nHello.\n"))
+
+        try studio.must(.podcast(Scene.show, .delete))
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        #expect(try readModel.podcasts().map(\.name) == ["Newer"])
+        #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show)).isEmpty)
+        #expect(try readModel.episode(Scene.episode(1)) == nil)
+        #expect(try readModel.episode(Scene.episode(3))?.title == "Elsewhere")
+    }
+
+    @Test("the episode detail holds the light fields, the settings and the references")
+    func episodeDetail() throws {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        try studio.must(.podcast(Scene.show, .setDefaultOverlay(TestContent.image("overlay"))))
+        try studio.must(Scene.createEpisode(1, "Pilot", number: 42, publish: 3))
+        try studio.must(Scene.on(1, .describe("First one")))
+        try studio.must(Scene.on(1, .changeThumbnailSettings(ThumbnailSettings(fontSize: 90))))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+
+        let detail = try #require(try readModel.episode(Scene.episode(1)))
+        #expect(detail.number == 42)
+        #expect(detail.description == "First one")
+        #expect(detail.thumbnailSettings.fontSize == 90)
+        #expect(detail.thumbnailText == "EP 42")
+        #expect(detail.overlay == TestContent.image("overlay"))
+        #expect(detail.publishDate == Timestamp(rawValue: Scene.monday.rawValue + 3 * 86_400_000))
+        #expect(detail.updatedAt > detail.createdAt)
+    }
+
+    @Test("read.sqlite is a link to the live generation, in WAL mode, with a checkpoint per projector")
+    func layout() throws {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        let readModel = try studio.openReadModel()
+        #expect(try readModel.status(head: studio.log.head).allSatisfy { $0.checkpoint == .none && $0.eventsBehind == 1 })
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.sqlite")
+        #expect(link == "read/000001.sqlite")
+        #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        let status = try readModel.status(head: studio.log.head)
+        #expect(status.map(\.name) == ["sidebar", "episode-detail"])
+        #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(1) })
+    }
+}

@@ -36,12 +36,15 @@ public enum EventCoding {
         guard schemaVersion <= current else {
             throw .newerSchema(type: type, found: schemaVersion, supported: current)
         }
-        var data = Data(payload)
         do {
             if schemaVersion < current {
-                data = try Upcasting.upcast(type: type, from: schemaVersion, to: current, payload: data)
+                let data = try Upcasting.upcast(type: type, from: schemaVersion, to: current, payload: Data(payload))
+                return DomainEvent(try data.withUnsafeBytes { try decodePayload(payloadType, from: $0) })
             }
-            return DomainEvent(try decoder.decodePayload(payloadType, from: data))
+            if let contiguous = try payload.withContiguousStorageIfAvailable({ try decodePayload(payloadType, from: UnsafeRawBufferPointer($0)) }) {
+                return DomainEvent(contiguous)
+            }
+            return DomainEvent(try Array(payload).withUnsafeBytes { try decodePayload(payloadType, from: $0) })
         } catch let failure as Failure {
             throw failure
         } catch {
@@ -58,8 +61,6 @@ public enum EventCoding {
         return encoder
     }()
 
-    static let decoder = JSONDecoder()
-
     /// Lets the encoder take an existential payload.
     private struct AnyPayload: Encodable {
         let payload: any EventPayload
@@ -68,12 +69,10 @@ public enum EventCoding {
     }
 }
 
-extension JSONDecoder {
-    /// Decodes a payload whose type is known only at run time.
-    fileprivate func decodePayload(_ type: any EventPayload.Type, from data: Data) throws -> any EventPayload {
-        func decode<Payload: EventPayload>(_: Payload.Type) throws -> any EventPayload {
-            try self.decode(Payload.self, from: data)
-        }
-        return try decode(type)
+/// Decodes a payload whose type is known only at run time.
+private func decodePayload(_ type: any EventPayload.Type, from bytes: UnsafeRawBufferPointer) throws -> any EventPayload {
+    func decode<Payload: EventPayload>(_: Payload.Type) throws -> any EventPayload {
+        try PayloadDecoder.decode(Payload.self, from: bytes)
     }
+    return try decode(type)
 }

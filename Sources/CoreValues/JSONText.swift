@@ -1,23 +1,23 @@
-/// The small part of JSON the log reads and writes by hand: strings, integers, and skipping a value.
+/// The small part of JSON the project reads and writes by hand: strings, integers, and skipping a value.
 ///
-/// The envelope is parsed here rather than by `JSONDecoder` so that a reader can take the envelope of
-/// an event without allocating and without touching its payload.
-struct JSONText {
-    let bytes: UnsafeRawBufferPointer
-    var index: Int
+/// The log parses envelopes with it (without allocating, and without touching payloads), and the
+/// domain's ``PayloadDecoder`` builds on it; `package` access keeps it out of the public API.
+package struct JSONText {
+    package let bytes: UnsafeRawBufferPointer
+    package var index: Int
 
-    init(_ bytes: UnsafeRawBufferPointer, at index: Int = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, at index: Int = 0) {
         self.bytes = bytes
         self.index = index
     }
 
-    var atEnd: Bool { index >= bytes.count }
+    package var atEnd: Bool { index >= bytes.count }
 
     @inline(__always)
-    var current: UInt8 { bytes[index] }
+    package var current: UInt8 { bytes[index] }
 
     @inline(__always)
-    mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
@@ -28,7 +28,7 @@ struct JSONText {
 
     /// Consumes `byte` (after optional whitespace); false when something else is there.
     @inline(__always)
-    mutating func consume(_ byte: UInt8) -> Bool {
+    package mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else { return false }
         index += 1
@@ -36,7 +36,7 @@ struct JSONText {
     }
 
     /// Reads a string; returns the range between its quotes and whether it holds escapes.
-    mutating func string() -> (range: Range<Int>, escaped: Bool)? {
+    package mutating func string() -> (range: Range<Int>, escaped: Bool)? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
         var escaped = false
@@ -58,7 +58,7 @@ struct JSONText {
     }
 
     /// Reads a non-negative integer that fits in 63 bits.
-    mutating func integer() -> Int64? {
+    package mutating func integer() -> Int64? {
         skipWhitespace()
         var value: Int64 = 0
         let start = index
@@ -75,7 +75,7 @@ struct JSONText {
     }
 
     /// Skips one JSON value of any kind, checking its structure; false when it is malformed.
-    mutating func skipValue(depth: Int = 0) -> Bool {
+    package mutating func skipValue(depth: Int = 0) -> Bool {
         skipWhitespace()
         guard index < bytes.count, depth < 512 else { return false }
         switch bytes[index] {
@@ -110,7 +110,8 @@ struct JSONText {
         return true
     }
 
-    private mutating func number() -> Bool {
+    /// Skips a number; true when there was one.
+    package mutating func number() -> Bool {
         let start = index
         while index < bytes.count {
             switch bytes[index] {
@@ -125,7 +126,7 @@ struct JSONText {
     }
 
     /// Checks that `bytes` hold exactly one JSON value, with no raw line break anywhere.
-    static func isSingleLineValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isSingleLineValue(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard !bytes.contains(0x0A), !bytes.contains(0x0D) else { return false }
         var text = JSONText(bytes)
         guard text.skipValue() else { return false }
@@ -136,7 +137,7 @@ struct JSONText {
     // MARK: Strings
 
     /// Appends `text` as a JSON string literal, quotes included.
-    static func appendString(_ text: String, to out: inout [UInt8]) {
+    package static func appendString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
@@ -155,7 +156,7 @@ struct JSONText {
     }
 
     /// The text of a string literal's content (the part between the quotes).
-    static func decodeString(_ content: UnsafeRawBufferPointer, escaped: Bool) -> String {
+    package static func decodeString(_ content: UnsafeRawBufferPointer, escaped: Bool) -> String {
         guard escaped else { return String(decoding: content, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(content.count)

@@ -70,8 +70,11 @@ struct MigrationTests {
         try readModel.rebuild(log: studio.log)
         #expect(try readModel.dump() == rows)
         #expect(throws: ProjectionError.unknownProjector("nope")) { try readModel.rebuild(["nope"], log: studio.log) }
-        #expect(readModel.generation.hasSuffix("000003.sqlite"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") } == ["000003.sqlite"])
+        // A name given twice is still one projector: the others keep their rows.
+        try readModel.rebuild(["sidebar", "sidebar"], log: studio.log)
+        #expect(try readModel.dump() == rows)
+        #expect(readModel.generation.hasSuffix("000004.sqlite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") } == ["000004.sqlite"])
     }
 
     @Test("a rebuild killed with SIGKILL leaves a working read model, and the next rebuild finishes", arguments: [2, 6])

@@ -113,7 +113,7 @@ struct ReadModelTests {
         #expect(podcasts[1].episodeCount == 2)
         #expect(podcasts[1].missingTranscriptCount == 1)
         #expect(podcasts[1].missingThumbnailCount == 2)
-        #expect(try readModel.episode(Scene.episode(1))?.transcript == TestContent.blob("00:00:01\nHost\nHello.\n"))
+        #expect(try readModel.episode(Scene.episode(1))?.transcript == BlobStore.reference(for: Array("00:00:01\nHost\nHello.\n".utf8)))
 
         try studio.must(.podcast(Scene.show, .delete))
         try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
@@ -156,7 +156,7 @@ struct ReadModelTests {
         #expect(link == "read/000001.sqlite")
         #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         let status = try readModel.status(head: studio.log.head)
-        #expect(status.map(\.name) == ["sidebar", "episode-detail"])
+        #expect(status.map(\.name) == ["sidebar", "episode-detail", "search"])
         #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(1) })
     }
 }

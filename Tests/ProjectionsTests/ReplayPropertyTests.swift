@@ -13,8 +13,8 @@ struct ReplayPropertyTests {
             do {
                 let studio = try StudioLibrary()
                 let stepwise = try studio.openReadModel(batchSize: 3)
-                for choice in choices {
-                    try studio.run(CommandPool.command(from: choice))
+                for command in CommandPool.setup + choices.map(CommandPool.command(from:)) {
+                    try studio.run(command)
                     try studio.log.write { _ in try stepwise.catchUp(with: studio.log) }
                 }
                 let stepwiseRows = try stepwise.dump()

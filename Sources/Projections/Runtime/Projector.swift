@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import GRDB
 
@@ -29,5 +30,11 @@ extension Projector {
 
 /// The projectors a library keeps, in the order they are written.
 public enum Projectors {
-    public static let all: [any Projector] = [SidebarProjector(), EpisodeDetailProjector()]
+    /// Search reads transcripts, so it needs the library's blob store (`EventLog.blobs`).
+    public static func standard(blobs: BlobStore) -> [any Projector] {
+        [SidebarProjector(), EpisodeDetailProjector(), SearchProjector(blobs: blobs)]
+    }
+
+    /// Their names, for messages. Making a blob store touches no file, so any folder does.
+    public static var names: [String] { standard(blobs: BlobStore(directory: "/")).map(\.name) }
 }

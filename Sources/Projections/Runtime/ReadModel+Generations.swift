@@ -74,7 +74,9 @@ extension ReadModel {
         }
     }
 
-    /// Brings every projector of `database` from its checkpoint to the log's head.
+    /// Brings every projector of `database` from its checkpoint to the log's head; returns how many
+    /// events were applied.
+    @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, batchSize: Int,
         progress: ((RebuildProgress) -> Void)?

@@ -25,11 +25,13 @@ public final class ReadModel {
     /// Opens a library's read models, creating them if need be, and rebuilds by replay any projector
     /// whose schema version is not the one this build writes (`progress` is told how the replay goes).
     /// It does not catch up with the log: call ``catchUp(with:)`` under the writer lock for that.
+    /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store.
     public init(
-        library: String, log: EventLog, projectors: [any Projector] = Projectors.all, batchSize: Int = 100_000,
+        library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = 100_000,
         progress: ((RebuildProgress) -> Void)? = nil
     ) throws {
         self.library = library
+        let projectors = projectors ?? Projectors.standard(blobs: log.blobs)
         self.projectors = projectors
         self.batchSize = max(batchSize, 1)
         if !FileManager.default.fileExists(atPath: library + "/" + Self.linkName) {
@@ -58,19 +60,19 @@ public final class ReadModel {
     /// Rebuilds the named projectors (all when nil) by replaying the log into a new generation, then
     /// swaps it in. Readers keep the old generation until the swap.
     public func rebuild(_ names: [String]? = nil, log: EventLog, progress: ((RebuildProgress) -> Void)? = nil) throws {
-        let targets = try names.map { names in
-            try names.map { name in
-                guard let projector = projectors.first(where: { $0.name == name }) else { throw ProjectionError.unknownProjector(name) }
-                return projector
-            }
-        } ?? projectors
-        try rebuild(targets, log: log, progress: progress)
+        for name in names ?? [] where !projectors.contains(where: { $0.name == name }) {
+            throw ProjectionError.unknownProjector(name)
+        }
+        let wanted = Set(names ?? projectors.map(\.name))
+        try rebuild(projectors.filter { wanted.contains($0.name) }, log: log, progress: progress)
     }
 
     private func rebuild(_ targets: [any Projector], log: EventLog, progress: ((RebuildProgress) -> Void)?) throws {
+        // Rebuilding every projector starts from an empty file; rebuilding some starts from a copy of the
+        // live one, in which only those are reset.
+        let everything = Set(targets.map(\.name)) == Set(projectors.map(\.name))
         let path = try Self.build(
-            Self.nextGeneration(in: library), from: targets.count == projectors.count ? nil : database,
-            projectors: projectors, fresh: targets)
+            Self.nextGeneration(in: library), from: everything ? nil : database, projectors: projectors, fresh: targets)
         // The long part, outside the lock: readers and writers go on with the live generation.
         let shadow = try DatabaseQueue(path: path)
         try Self.catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress)

@@ -13,6 +13,7 @@ struct RulesPropertyTests {
     func rulesHold() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int(Int32.max)).array(of: 1...60)) { choices in
             var library = InMemoryLibrary()
+            for command in CommandPool.setup { _ = library.run(command) }
             for choice in choices {
                 let command = CommandPool.command(from: choice)
                 if case .success(let events) = library.run(command) {

@@ -7,13 +7,21 @@ import PodcastDomain
 import Projections
 
 /// A real library in a temporary folder, written the way the shell will write it: each accepted
-/// command's events appended as one commit, then the read models caught up under the writer lock.
+/// command's blobs stored, its events appended as one commit, then the read models caught up under the
+/// writer lock.
+///
+/// Tests and the random command pool name transcripts by made-up references (`TestContent.blob`). Like
+/// the shell, the studio refers to a transcript by the real sha256 of its bytes, stored in the blob
+/// store, so that the search projector can read it; later commands that name the made-up reference
+/// (subtitles made from that transcript) get the real one.
 final class StudioLibrary {
     let folder: String
     let path: String
     let log: EventLog
     private(set) var domain = InMemoryLibrary()
     private var clock: Int64 = 1_795_000_000_000
+    /// Made-up transcript references, and the real ones they stand for.
+    private var realReferences: [BlobRef: BlobRef] = [:]
 
     init() throws {
         var template = Array((NSTemporaryDirectory() + "projections-test-XXXXXX").utf8CString)
@@ -24,15 +32,18 @@ final class StudioLibrary {
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
-    func openReadModel(_ projectors: [any Projector] = Projectors.all, batchSize: Int = 100_000) throws -> ReadModel {
+    /// The library's read models; nil projectors are the standard ones, over this library's blobs.
+    func openReadModel(_ projectors: [any Projector]? = nil, batchSize: Int = 100_000) throws -> ReadModel {
         try ReadModel(library: path, log: log, projectors: projectors, batchSize: batchSize)
     }
 
     /// Runs a command; an accepted one is appended as one commit. Returns the events, or nil if refused.
     @discardableResult
     func run(_ command: InMemoryLibrary.Command) throws -> [DomainEvent]? {
+        let command = withRealReferences(command)
         guard case .success(let events) = domain.run(command) else { return nil }
         guard !events.isEmpty else { return events }
+        if case .episode(_, _, .importTranscript(let bytes, _)) = command { try log.blobs.put(bytes) }
         clock += 1000
         try log.write { writer in
             try writer.append(Commit(
@@ -50,6 +61,22 @@ final class StudioLibrary {
     }
 
     struct Refused: Error { let command: String }
+
+    /// `command` with its transcript references made real: the sha256 of the imported bytes.
+    private func withRealReferences(_ command: InMemoryLibrary.Command) -> InMemoryLibrary.Command {
+        guard case let .episode(id, podcast, episodeCommand) = command else { return command }
+        switch episodeCommand {
+        case let .importTranscript(bytes, ref):
+            let real = BlobStore.reference(for: bytes)
+            realReferences[ref] = real
+            return .episode(id, podcast: podcast, .importTranscript(bytes: bytes, ref: real))
+        case .recordSubtitles(var subtitles):
+            subtitles.transcript = realReferences[subtitles.transcript] ?? subtitles.transcript
+            return .episode(id, podcast: podcast, .recordSubtitles(subtitles))
+        default:
+            return command
+        }
+    }
 }
 
 extension ProposedEvent {
@@ -61,15 +88,19 @@ extension ProposedEvent {
 }
 
 extension ReadModel {
-    /// Every row of every projector's tables, in primary-key order, as text: two read models with the
-    /// same content give the same dump.
+    /// Every row of every read-model table, in id order, as text: two read models with the same content
+    /// give the same dump. Every table of the file, not only this instance's projectors' (a read model
+    /// opened with fewer projectors keeps the others' tables); not the checkpoints, nor the shadow
+    /// tables in which FTS5 keeps its index (the FTS table itself reads as its rows).
     func dump() throws -> [String: [String]] {
         try database.read { db in
+            let names = try String.fetchAll(db, sql: """
+                SELECT name FROM pragma_table_list
+                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
+                """)
             var tables: [String: [String]] = [:]
-            for projector in projectors {
-                for table in projector.tables {
-                    tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
-                }
+            for table in names {
+                tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
             }
             return tables
         }

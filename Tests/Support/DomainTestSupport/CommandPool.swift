@@ -10,6 +10,19 @@ public enum CommandPool {
     static let images = [TestContent.image("a"), TestContent.image("b", 800, 600), TestContent.image("bad", 0, 10)]
     static let transcripts = ["00:00:01\nHost\nHello\n", "00:01.50\nAna\nHi\n", " \n"]
 
+    /// Two podcasts and four episodes to start from, so that random runs work on live entities rather
+    /// than mostly being refused for want of them.
+    public static let setup: [InMemoryLibrary.Command] = {
+        let at = Timestamp(rawValue: 1_795_000_000_000)!
+        return [
+            .podcast(podcasts[0], .create(id: podcasts[0], name: "Merge Conflict", at: at)),
+            .podcast(podcasts[1], .create(id: podcasts[1], name: "Release Notes", at: at)),
+        ] + episodes.prefix(4).enumerated().map { i, episode in
+            let podcast = podcasts[i % 2]
+            return .episode(episode, podcast: podcast, .create(id: episode, title: "Episode \(i + 1)", at: at))
+        }
+    }()
+
     public static func command(from choice: Int) -> InMemoryLibrary.Command {
         var rest = choice
         func pick(_ count: Int) -> Int {

@@ -48,6 +48,7 @@ let package = Package(
             dependencies: [
                 "EventLog",
                 "PodcastDomain",
+                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

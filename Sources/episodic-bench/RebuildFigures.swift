@@ -1,0 +1,94 @@
+import EventLog
+import Foundation
+
+/// Figures 2 and 3, and the breakdown: full rebuilds in child processes, their median rate and peak
+/// memory against the targets, and where the time goes.
+enum RebuildFigures {
+    static let rateTarget = 500_000.0
+    static let rateAim = 1_000_000.0
+    static let peakTargetBytes: UInt64 = 200_000_000
+
+    /// The median rebuild's seconds, for the breakdown.
+    @discardableResult
+    static func sidebarAndDetail(library: GeneratedLibrary, rebuilds: Int, report: Report) throws -> Double {
+        var measured: [RebuildMeasurement] = []
+        for _ in 0..<rebuilds {
+            measured.append(try RebuildMeasurement.run(library: library.path, projectors: "sidebar,episode-detail"))
+        }
+        let rates = measured.map(\.eventsPerSecond)
+        let rate = rates.median
+        let peak = measured.map(\.peakBytes).max()!
+        let baseline = measured.map(\.baselineBytes).max()!
+        let reset = measured.allSatisfy(\.peakReset)
+        report.line(
+            "rebuild rounds",
+            "\(rebuilds) x \(library.events.grouped()) events, sidebar + episode-detail: "
+                + rates.map { $0.grouped() }.joined(separator: " ") + " events/s")
+        report.line(
+            "rebuild rate",
+            "\(rate.grouped()) events/s, median of \(rebuilds) (target >= \(rateTarget.grouped()), aim \(rateAim.grouped()))"
+                + verdict(rate >= rateTarget))
+        report.line(
+            "rebuild peak RSS",
+            "\(megabytes(peak)) (target <= \(megabytes(peakTargetBytes)))" + verdict(peak <= peakTargetBytes) + "; "
+                + (reset
+                    ? "VmHWM of a child process, reset to its \(megabytes(baseline)) RSS just before the rebuild; highest of \(rebuilds)"
+                    : "VmHWM of a whole child process (the peak could not be reset); highest of \(rebuilds)"))
+        report.value("rebuildEventsPerSecond", rate)
+        report.value("rebuildPeakRSSBytes", Int(peak))
+        report.value("rebuildBaselineRSSBytes", Int(baseline))
+        return measured.map(\.seconds).median
+    }
+
+    /// Figure 3: the search projector alone, in a child process, and the transcript text it indexed.
+    static func search(library: GeneratedLibrary, readModels: String, report: Report) throws {
+        let measured = try RebuildMeasurement.run(library: library.path, readModels: readModels, projectors: "search")
+        let tally = try SearchTextTally.measure(library: library.path, batchSize: RebuildChild.batchSize)
+        let rate = Double(tally.indexedBytes) / 1_000_000 / measured.seconds
+        report.line(
+            "search rebuild",
+            "\(rate.grouped(decimals: 1)) MB/s of transcript text indexed: \(megabytes(UInt64(tally.indexedBytes))) "
+                + "(\(tally.indexedTranscripts.grouped()) transcripts read) in \(measured.seconds.grouped(decimals: 1)) s "
+                + "from \(library.events.grouped()) events (\((Double(library.events) / measured.seconds).grouped()) events/s), "
+                + "peak RSS \(megabytes(measured.peakBytes)); the finished index holds "
+                + "\(megabytes(UInt64(tally.finalBytes))) of live transcripts")
+        report.value("searchMegabytesPerSecond", rate)
+        report.value("searchRebuildSeconds", measured.seconds)
+        report.value("searchIndexedBytes", tally.indexedBytes)
+        report.value("searchPeakRSSBytes", Int(measured.peakBytes))
+    }
+
+    /// The rebuild's steps timed one at a time, in this process.
+    static func breakdown(library: GeneratedLibrary, rebuildSeconds: Double, report: Report) throws {
+        let steps = try RebuildBreakdown.measure(library: library.path)
+        let events = Double(steps.events)
+        func share(_ seconds: Double) -> String { "\((100 * seconds / rebuildSeconds).grouped(decimals: 0)) % of the rebuild" }
+        report.line("step: log scan", "\((events / steps.scanSeconds).grouped()) events/s, \(steps.scanSeconds.grouped(decimals: 2)) s, \(share(steps.scanSeconds))")
+        let decode = steps.decodeSeconds - steps.scanSeconds
+        report.line(
+            "step: + EventCoding.decode",
+            "\((events / steps.decodeSeconds).grouped()) events/s, decode alone \(decode.grouped(decimals: 2)) s, \(share(decode))")
+        let fold = steps.foldSeconds - steps.decodeSeconds
+        report.line(
+            "step: + evolve (EntityFold)",
+            "\((events / steps.foldSeconds).grouped()) events/s, evolve alone \(fold.grouped(decimals: 2)) s, \(share(fold))")
+        let rest = rebuildSeconds - steps.foldSeconds
+        report.line(
+            "step: + projector SQL, rest",
+            "\(rest.grouped(decimals: 2)) s, \(share(rest)) (median rebuild \(rebuildSeconds.grouped(decimals: 2)) s minus the above)")
+        for heavy in steps.heaviestTypes(5) {
+            report.line(
+                "decode " + heavy.type,
+                "\(heavy.count.grouped()) events, \(heavy.microseconds.grouped(decimals: 1)) us each, "
+                    + "\((100 * heavy.share).grouped(decimals: 0)) % of decode time")
+        }
+        report.value("scanSeconds", steps.scanSeconds)
+        report.value("decodeSeconds", decode)
+        report.value("evolveSeconds", fold)
+        report.value("sqlAndRestSeconds", rest)
+    }
+
+    static func megabytes(_ bytes: UInt64) -> String { (Double(bytes) / 1_000_000).grouped(decimals: 1) + " MB" }
+
+    static func verdict(_ met: Bool) -> String { met ? " -- met" : " -- MISSED" }
+}

@@ -20,8 +20,41 @@ public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comp
 
     /// Parses a UUID in either case.
     public init?(_ text: String) {
-        guard let uuid = UUID(uuidString: text) else { return nil }
+        guard let uuid = Self.parse(text) ?? UUID(uuidString: text) else { return nil }
         rawValue = uuid
+    }
+
+    /// The canonical 36-character form (`8-4-4-4-12` hex digits), parsed without Foundation: read
+    /// models turn thousands of ids back into values per list.
+    private static func parse(_ text: String) -> UUID? {
+        var text = text
+        return text.withUTF8 { utf8 -> UUID? in
+            guard utf8.count == 36 else { return nil }
+            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+                var at = 0
+                for index in 0..<16 {
+                    if at == 8 || at == 13 || at == 18 || at == 23 {
+                        guard utf8[at] == UInt8(ascii: "-") else { return false }
+                        at += 1
+                    }
+                    guard let high = hexValue(utf8[at]), let low = hexValue(utf8[at + 1]) else { return false }
+                    out[index] = high << 4 | low
+                    at += 2
+                }
+                return true
+            }
+            return parsed ? UUID(uuid: bytes) : nil
+        }
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 
     /// Lowercase, as written in events.

@@ -42,6 +42,9 @@ struct EntityFold {
         }
     }
 
+    /// How many entities were touched since the last ``takeChanges()``.
+    var touchedCount: Int { touchedPodcasts.count + touchedEpisodes.count }
+
     /// The entities touched since the last call, as they are now.
     mutating func takeChanges() -> EntityChanges {
         var changes = EntityChanges()

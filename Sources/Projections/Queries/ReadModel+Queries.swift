@@ -18,10 +18,15 @@ extension ReadModel {
             _ = arguments.append(contentsOf: ["%" + Self.escapeLike(search) + "%"])
         }
         conditions += EpisodeFilter.allCases.filter(query.filters.contains).map(\.condition)
-        let sql = "SELECT * FROM sidebar_episodes WHERE \(conditions.joined(separator: " AND ")) "
+        let sql = "SELECT \(EpisodeSummary.columns) FROM sidebar_episodes WHERE \(conditions.joined(separator: " AND ")) "
             + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
-        return try database.read { db in try Row.fetchAll(db, sql: sql, arguments: arguments).map(EpisodeSummary.init) }
+        return try database.read { db in
+            var episodes: [EpisodeSummary] = []
+            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+            while let row = try rows.next() { episodes.append(try EpisodeSummary(row, podcast: query.podcast)) }
+            return episodes
+        }
     }
 
     /// One episode's detail; nil when there is no live episode with that id.

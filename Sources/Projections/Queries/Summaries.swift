@@ -41,19 +41,25 @@ public struct EpisodeSummary: Equatable, Sendable {
     public var hasThumbnail: Bool
     public var thumbnailOutdated: Bool
 
-    init(_ row: Row) throws {
-        id = try Decode.id(row["id"])
-        podcastID = try Decode.id(row["podcast_id"])
-        title = row["title"]
-        number = row["number"]
-        publishDate = try (row["publish_date"] as String?).map(Decode.time)
-        createdAt = try Decode.time(row["created_at"])
-        updatedAt = try Decode.time(row["updated_at"])
-        hasTranscript = row["has_transcript"]
-        hasSRT = row["has_srt"]
-        srtOutdated = row["srt_outdated"]
-        hasThumbnail = row["has_thumbnail"]
-        thumbnailOutdated = row["thumbnail_outdated"]
+    /// The columns ``init(_:podcast:)`` reads, by position: a list decodes thousands of rows, and
+    /// lookups by name cost more than the query.
+    static let columns = "id, title, number, publish_date, created_at, updated_at, has_transcript, has_srt, "
+        + "srt_outdated, has_thumbnail, thumbnail_outdated"
+
+    /// A row of ``columns`` from the list of `podcast`.
+    init(_ row: Row, podcast: PodcastID) throws {
+        id = try Decode.id(row[0])
+        podcastID = podcast
+        title = row[1]
+        number = row[2]
+        publishDate = try (row[3] as String?).map(Decode.time)
+        createdAt = try Decode.time(row[4])
+        updatedAt = try Decode.time(row[5])
+        hasTranscript = row[6]
+        hasSRT = row[7]
+        srtOutdated = row[8]
+        hasThumbnail = row[9]
+        thumbnailOutdated = row[10]
     }
 }
 

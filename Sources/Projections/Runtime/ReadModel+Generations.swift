@@ -6,10 +6,23 @@ import Foundation
 import GRDB
 
 extension ReadModel {
+    /// The live generation: readers map the file (no copy per page read) and keep 32 MiB of pages.
     static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
+        }
         return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    /// A generation being built: it is thrown away if anything goes wrong, so it needs no journal and
+    /// no syncs until ``install(_:in:)`` makes it durable.
+    static func openShadow(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA cache_size = -65536")
+        }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// The file `read.sqlite` points at.
@@ -74,8 +87,11 @@ extension ReadModel {
         }
     }
 
+    /// How many touched entities a transaction writes at most (their states are in memory anyway).
+    static let entitiesPerTransaction = 50_000
+
     /// Brings every projector of `database` from its checkpoint to the log's head; returns how many
-    /// events were applied.
+    /// events were applied. Events are read `batchSize` at a time (progress is told after each).
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, batchSize: Int,
@@ -96,10 +112,14 @@ extension ReadModel {
                 try log.read(from: LogPosition(position + 1), through: LogPosition(end)) { envelope in
                     try fold.apply(DomainEvents.decode(envelope), at: envelope.timestamp)
                 }
-                let changes = fold.takeChanges()
-                try database.write { db in
-                    for projector in group { try projector.write(changes, to: db) }
-                    try Checkpoints.advance(group.map(\.name), to: end, in: db)
+                // Rows are written when the run has touched many entities, or at its end: an entity
+                // touched again and again in a replay is written once, not once per batch.
+                if fold.touchedCount >= entitiesPerTransaction || end == head.rawValue {
+                    let changes = fold.takeChanges()
+                    try database.write { db in
+                        for projector in group { try projector.write(changes, to: db) }
+                        try Checkpoints.advance(group.map(\.name), to: end, in: db)
+                    }
                 }
                 applied += end - position
                 position = end

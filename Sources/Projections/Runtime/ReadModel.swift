@@ -15,7 +15,8 @@ public final class ReadModel {
 
     public let library: String
     public let projectors: [any Projector]
-    /// Events folded per transaction when catching up or replaying.
+    /// Events read between two progress reports when catching up or replaying. Rows are written once
+    /// per run of events that touched up to 50,000 entities.
     public let batchSize: Int
     /// The live generation, in WAL mode: many readers, one writer.
     public private(set) var database: DatabasePool
@@ -74,7 +75,7 @@ public final class ReadModel {
         let path = try Self.build(
             Self.nextGeneration(in: library), from: everything ? nil : database, projectors: projectors, fresh: targets)
         // The long part, outside the lock: readers and writers go on with the live generation.
-        let shadow = try DatabaseQueue(path: path)
+        let shadow = try Self.openShadow(path)
         try Self.catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
         try log.write { _ in
             try Self.catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: nil)

@@ -23,7 +23,12 @@ enum PayloadDecoder {
 }
 
 /// A parsed JSON value; strings, numbers and keys are ranges of the payload's bytes.
-indirect enum Node {
+enum Node {
+    var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     case null
     case bool(Bool)
     case number(Range<Int>)
@@ -76,8 +81,19 @@ indirect enum Node {
 struct NodeDecoder: Decoder {
     let node: Node
     let bytes: UnsafeRawBufferPointer
-    let codingPath: [any CodingKey]
+    private let parentPath: [any CodingKey]
+    /// The key of a leaf, appended to the path only when the path is asked for (in an error).
+    private let pendingKey: (any CodingKey)?
     var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    init(node: Node, bytes: UnsafeRawBufferPointer, codingPath: [any CodingKey], pendingKey: (any CodingKey)? = nil) {
+        self.node = node
+        self.bytes = bytes
+        self.parentPath = codingPath
+        self.pendingKey = pendingKey
+    }
+
+    var codingPath: [any CodingKey] { pendingKey.map { parentPath + [$0] } ?? parentPath }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard case .object(let members) = node else { throw mismatch([String: Any].self) }
@@ -117,10 +133,6 @@ struct NodeDecoder: Decoder {
             let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[range]), as: UTF8.self))
         else { throw mismatch(Double.self) }
         return value
-    }
-
-    func child(_ node: Node, _ key: any CodingKey) -> NodeDecoder {
-        NodeDecoder(node: node, bytes: bytes, codingPath: codingPath + [key])
     }
 }
 
@@ -171,30 +183,52 @@ struct KeyedNodes<Key: CodingKey>: KeyedDecodingContainerProtocol {
         }
     }
 
-    private func decoder(_ key: Key) throws -> NodeDecoder {
+    private func required(_ key: Key) throws -> Node {
         guard let node = node(key) else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "the payload has no \(key.stringValue)"))
         }
-        return NodeDecoder(node: node, bytes: bytes, codingPath: codingPath + [key])
+        return node
+    }
+
+    /// A decoder for a member. Leaves are read without one (see `leaf`): building a coding path for
+    /// every field would cost more than reading it.
+    private func decoder(_ key: Key) throws -> NodeDecoder {
+        NodeDecoder(node: try required(key), bytes: bytes, codingPath: codingPath + [key])
+    }
+
+    /// A decoder for a leaf member whose path is made only if it fails.
+    private func leaf(_ key: Key) throws -> NodeDecoder {
+        NodeDecoder(node: try required(key), bytes: bytes, codingPath: codingPath, pendingKey: key)
     }
 
     func contains(_ key: Key) -> Bool { node(key) != nil }
-    func decodeNil(forKey key: Key) throws -> Bool { try decoder(key).decodeNil() }
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder(key).decode(type) }
-    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder(key).string() }
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder(key).double() }
-    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder(key).decode(type) }
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoder(key).number(type) }
-    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try decoder(key).number(type) }
-    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try decoder(key).number(type) }
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoder(key).number(type) }
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoder(key).number(type) }
-    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try decoder(key).number(type) }
-    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try decoder(key).number(type) }
-    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try decoder(key).number(type) }
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder(key).number(type) }
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder(key).number(type) }
+    func decodeNil(forKey key: Key) throws -> Bool { try leaf(key).decodeNil() }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try leaf(key).decode(type) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try leaf(key).string() }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try leaf(key).double() }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try leaf(key).decode(type) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try leaf(key).number(type) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try leaf(key).number(type) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try leaf(key).number(type) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try leaf(key).number(type) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try leaf(key).number(type) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try leaf(key).number(type) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try leaf(key).number(type) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try leaf(key).number(type) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try leaf(key).number(type) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try leaf(key).number(type) }
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value { try Value(from: decoder(key)) }
+
+    // One lookup for an optional member, instead of the default's three.
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        guard let node = node(key), !node.isNull else { return nil }
+        return try NodeDecoder(node: node, bytes: bytes, codingPath: codingPath, pendingKey: key).string()
+    }
+
+    func decodeIfPresent<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value? {
+        guard let node = node(key), !node.isNull else { return nil }
+        return try Value(from: NodeDecoder(node: node, bytes: bytes, codingPath: codingPath + [key]))
+    }
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
         try decoder(key).container(keyedBy: type)

@@ -109,8 +109,14 @@ extension ReadModel {
             var position = checkpoint
             while position < head.rawValue {
                 let end = min(position + UInt64(batchSize), head.rawValue)
-                try log.read(from: LogPosition(position + 1), through: LogPosition(end)) { envelope in
-                    try fold.apply(DomainEvents.decode(envelope), at: envelope.timestamp)
+                // Decoded a bounded run at a time, so memory does not grow with the batch size.
+                var start = position + 1
+                while start <= end {
+                    let last = min(start + UInt64(DecodedRun.maximumLength) - 1, end)
+                    try DecodedRun(log: log, from: LogPosition(start), through: LogPosition(last)).forEach { event, time in
+                        try fold.apply(event, at: time)
+                    }
+                    start = last + 1
                 }
                 // Rows are written when the run has touched many entities, or at its end: an entity
                 // touched again and again in a replay is written once, not once per batch.

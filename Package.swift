@@ -42,11 +42,14 @@ let package = Package(
             dependencies: ["EventLog", "PodcastDomain", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Schemas")]
         ),
+        // The library facade: open a library, submit commands, queries, audit, undo (issue 5 on).
+        .target(name: "Episodic", dependencies: ["EventLog", "PodcastDomain", "Projections"]),
         // Prints the log's throughput figures; the README's main job until the CLI lands.
         .executableTarget(
             name: "episodic-bench",
             dependencies: [
                 "EventLog",
+                "Episodic",
                 "PodcastDomain",
                 "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -89,6 +92,7 @@ let package = Package(
             name: "ProjectionsTests",
             dependencies: [
                 "Projections",
+                "Episodic",
                 "DomainTestSupport",
                 "projection-test-rebuilder",
                 .product(name: "PropertyBased", package: "swift-property-based"),

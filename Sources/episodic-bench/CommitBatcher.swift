@@ -1,4 +1,5 @@
 import CoreValues
+import Episodic
 import EventLog
 import Foundation
 import PodcastDomain

@@ -59,7 +59,7 @@ struct LogBenchmark: ParsableCommand {
         report.line("reads after compaction", "\(compactedScan.grouped()) events/s")
         report.value("compactedScanEventsPerSecond", compactedScan)
 
-        if let peak = PeakMemory.residentBytes() {
+        if let peak = ResidentMemory.peakBytes() {
             report.line("peak RSS", peak.mebibytes)
             report.value("peakRSSBytes", Int(peak))
         }

@@ -36,7 +36,7 @@ struct RebuildChild: ParsableCommand {
         let baseline = ResidentMemory.currentBytes() ?? 0
         let reset = ResidentMemory.resetPeak()
         let seconds = try timed { try model.rebuild(log: log) }
-        let peak = PeakMemory.residentBytes() ?? 0
+        let peak = ResidentMemory.peakBytes() ?? 0
         print(#"{"events":\#(log.head.rawValue),"seconds":\#(seconds),"baselineBytes":\#(baseline),"peakBytes":\#(peak),"peakReset":\#(reset)}"#)
     }
 }

@@ -1,5 +1,6 @@
 import CoreValues
 import DomainTestSupport
+import Episodic
 import EventLog
 import Foundation
 import GRDB
@@ -79,13 +80,6 @@ final class StudioLibrary {
     }
 }
 
-extension ProposedEvent {
-    init(domain event: DomainEvent) {
-        self.init(
-            stream: StreamID(rawValue: event.stream)!, type: event.type, schemaVersion: event.schemaVersion,
-            payload: EventCoding.encode(event), blobs: event.blobs)
-    }
-}
 
 extension ReadModel {
     /// Every row of every read-model table, in id order, as text: two read models with the same content

@@ -150,6 +150,36 @@ struct StreamIndexTests {
         #expect(versions == [10, 10])
     }
 
+    @Test("an entry in the middle of the tail that fails its check makes readers and the writer rebuild")
+    func damagedTailEntry() throws {
+        let library = TemporaryLibrary()
+        let options = EventLog.Options(indexMergeThreshold: 64)
+        let log = try library.create(options)
+        try log.write { writer in
+            for i in 1...20 { try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i % 2)")!))) }
+        }
+        // The tail is mapped at open and checked entry by entry as it is read: damage in its middle (a
+        // crash can leave a hole in an unsynced file) is met by a stream read, not by the open.
+        let tail = library.path + "/index/streams.tail"
+        try library.flipBit(in: tail, at: UInt64(StreamIndex.tailHeaderSize + 10 * IndexEntry.size + 3))
+
+        let reopened = try library.open(options)
+        #expect(reopened.head == LogPosition(20))
+        #expect(try reopened.events(in: "s0").map(\.position.rawValue) == Array(stride(from: 2, through: 20, by: 2)))
+        #expect(try reopened.events(in: "s1").count == 10)
+
+        // A writer that must merge the damaged tail rebuilds the index instead, and goes on.
+        try library.flipBit(in: tail, at: UInt64(StreamIndex.tailHeaderSize + 4 * IndexEntry.size + 3))
+        let writer = try library.open(EventLog.Options(indexMergeThreshold: 8))
+        try writer.write { writer in
+            for _ in 1...10 { try writer.append(Given.commit(Given.event("s0"))) }
+        }
+        let merged = try #require(SortedRun(path: library.path + "/index/streams.sorted"))
+        #expect(merged.covered >= 20)
+        #expect(try library.open(options).events(in: "s0").count == 20)
+        #expect(try library.open(options).events(in: "s1").count == 10)
+    }
+
     @Test("reading a stream touches only that stream's frames, not the rest of the log")
     func streamReadsDoNotScan() throws {
         let library = TemporaryLibrary()

@@ -55,7 +55,7 @@ extension EventLog {
                 streamHash: streamHash(event.stream), position: first.rawValue + UInt64(i),
                 segment: segment.number, frameOffset: UInt32(offset), lineOffset: lineOffsets[i]))
         }
-        try? index.persist(generations: generations)
+        persistIndex()
         for (stream, version) in versions { knownVersions[stream] = version }
         let written = Set(commit.events.map(\.stream))
         return AppendResult(positions: first...position, streamVersions: versions.filter { written.contains($0.key) })

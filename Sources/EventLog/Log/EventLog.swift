@@ -96,7 +96,7 @@ public final class EventLog {
             withExtendedLifetime(lock) {}
         }
         let recovery = try synchronize(repair: true)
-        try? index.persist(generations: generations)
+        persistIndex()
         return try body(LogWriter(log: self, recovery: recovery))
     }
 

@@ -14,15 +14,19 @@ import Foundation
 final class StreamIndex {
     static let tailTag = Array("EPSTAIL1".utf8)
     static let tailHeaderSize = 32
+    /// How damage to the tail is named in errors.
+    static let tailFileName = "index/streams.tail"
 
     let directory: String
     var sortedPath: String { directory + "/streams.sorted" }
     var tailPath: String { directory + "/streams.tail" }
 
     private var run: SortedRun?
-    /// Entries after the run's covered position, in position order, without gaps.
-    private(set) var tail: [IndexEntry] = []
-    /// How many of `tail` are already in the tail file.
+    /// The tail as it was on disk at load: entries after the run's covered position.
+    private var mapped: MappedTail?
+    /// Entries added since the load, after the mapped ones, in position order, without gaps.
+    private var added: [IndexEntry] = []
+    /// How many of `added` are already in the tail file.
     private var persistedCount = 0
     private var tailFileBase: UInt64?
     private var tailFile: File?
@@ -34,13 +38,17 @@ final class StreamIndex {
         self.mergeThreshold = mergeThreshold
     }
 
+    /// Entries after the sorted run, on disk or not.
+    private var tailCount: Int { (mapped?.count ?? 0) + added.count }
+
     /// The position of the newest entry: everything up to here is indexed.
-    var covered: UInt64 { (run?.covered ?? 0) + UInt64(tail.count) }
+    var covered: UInt64 { (run?.covered ?? 0) + UInt64(tailCount) }
 
     /// The newest entry, from which the log checks that the index still matches it.
-    var lastEntry: IndexEntry? { tail.last ?? run?.lastEntry }
+    var lastEntry: IndexEntry? { added.last ?? mapped?.last ?? run?.lastEntry }
 
-    /// Reads what is on disk. A run that does not match the segments' generations is dropped.
+    /// Reads what is on disk: maps the sorted run and the tail, whatever their length, in constant time.
+    /// A run that does not match the segments' generations is dropped.
     func load(generations: [UInt32: UInt32]) {
         reset()
         if let run = SortedRun(path: sortedPath),
@@ -48,28 +56,17 @@ final class StreamIndex {
         {
             self.run = run
         }
-        guard let file = try? File.openForReading(tailPath), let bytes = try? file.readAll(),
-            bytes.count >= Self.tailHeaderSize, Array(bytes[0..<8]) == Self.tailTag
-        else { return }
-        let base = bytes.littleEndian(at: 8, as: UInt64.self)
-        guard base == (run?.covered ?? 0) else { return }
+        let base = run?.covered ?? 0
+        guard let tail = MappedTail(path: tailPath, continuing: base) else { return }
+        mapped = tail
         tailFileBase = base
-        bytes.withUnsafeBytes { raw in
-            var offset = Self.tailHeaderSize
-            while offset + IndexEntry.size <= raw.count, let entry = IndexEntry.read(raw, at: offset),
-                entry.position == covered + 1
-            {
-                tail.append(entry)
-                offset += IndexEntry.size
-            }
-        }
-        persistedCount = tail.count
     }
 
     /// Forgets everything, in memory; the next `persist` rewrites the files.
     func reset() {
         run = nil
-        tail = []
+        mapped = nil
+        added = []
         persistedCount = 0
         tailFileBase = nil
         tailFile = nil
@@ -78,22 +75,29 @@ final class StreamIndex {
     /// Adds the entry of the next position.
     func add(_ entry: IndexEntry) {
         precondition(entry.position == covered + 1, "index entries are added in position order")
-        tail.append(entry)
+        added.append(entry)
     }
 
     /// The entries of one stream (by hash; the caller checks the stream name), in position order.
     /// Nil when the sorted run turns out to be damaged: the caller rebuilds the index.
     func entries(for hash: UInt64) -> [IndexEntry]? {
-        guard let sorted = run.map({ $0.entries(for: hash) }) ?? [] else { return nil }
-        return sorted + tail.filter { $0.streamHash == hash }
+        guard let sorted = run.map({ $0.entries(for: hash) }) ?? [], let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
+        else { return nil }
+        return sorted + onDisk + added.filter { $0.streamHash == hash }
     }
 
     /// A frame at or before `position` to start a scan from; nil means the start of the log.
     func start(for position: UInt64) -> (segment: UInt32, frameOffset: UInt32)? {
         let base = run?.covered ?? 0
-        if position > base, position - base <= UInt64(tail.count) {
-            let entry = tail[Int(position - base - 1)]
-            return (entry.segment, entry.frameOffset)
+        if position > base, position - base <= UInt64(tailCount) {
+            let index = Int(position - base - 1)
+            let mappedCount = mapped?.count ?? 0
+            if index >= mappedCount {
+                let entry = added[index - mappedCount]
+                return (entry.segment, entry.frameOffset)
+            }
+            // A damaged entry: start from the run's sparse directory instead, which is only slower.
+            if let entry = mapped?.entry(at: index) { return (entry.segment, entry.frameOffset) }
         }
         return run?.start(for: min(position, base))
     }
@@ -101,11 +105,11 @@ final class StreamIndex {
     /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
     func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
         // Merging when the tail reaches an eighth of the run keeps the total merge work linear in the log.
-        if tail.count >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) {
+        if tailCount >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) {
             try merge(generations: generations)
             return
         }
-        guard persistedCount < tail.count || tailFileBase == nil else { return }
+        guard persistedCount < added.count || tailFileBase == nil else { return }
         try makeDirectory()
         let base = run?.covered ?? 0
         if tailFileBase != base || tailFile == nil {
@@ -113,15 +117,17 @@ final class StreamIndex {
             tailFile = try File.open(tailPath, flags: O_WRONLY)
         }
         var out: [UInt8] = []
-        out.reserveCapacity((tail.count - persistedCount) * IndexEntry.size)
-        for entry in tail[persistedCount...] { entry.append(to: &out) }
-        try tailFile!.write(out, at: UInt64(Self.tailHeaderSize + persistedCount * IndexEntry.size))
-        persistedCount = tail.count
+        out.reserveCapacity((added.count - persistedCount) * IndexEntry.size)
+        for entry in added[persistedCount...] { entry.append(to: &out) }
+        let onDisk = (mapped?.count ?? 0) + persistedCount
+        try tailFile!.write(out, at: UInt64(Self.tailHeaderSize + onDisk * IndexEntry.size))
+        persistedCount = added.count
     }
 
     /// Folds the tail into a new sorted run and starts an empty tail.
     func merge(generations: [UInt32: UInt32]) throws(EventLogError) {
         try makeDirectory()
+        let tail = try tailEntries()
         let added = tail.sorted(by: IndexEntry.streamOrder)
         var merged: [IndexEntry] = []
         merged.reserveCapacity((run?.entryCount ?? 0) + added.count)
@@ -153,9 +159,23 @@ final class StreamIndex {
             entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, to: sortedPath)
         try startTail(base: covered)
         run = SortedRun(path: sortedPath)
-        tail = []
+        mapped = nil
+        self.added = []
         persistedCount = 0
         tailFile = nil
+    }
+
+    /// Every entry after the sorted run, in position order.
+    private func tailEntries() throws(EventLogError) -> [IndexEntry] {
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(tailCount)
+        for index in 0..<(mapped?.count ?? 0) {
+            guard let entry = mapped?.entry(at: index) else {
+                throw .damagedLog(segment: Self.tailFileName, offset: UInt64(index), reason: "index entry \(index) fails its check")
+            }
+            entries.append(entry)
+        }
+        return entries + added
     }
 
     /// Removes both files: compaction does this before it moves any frame.

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The entries of `streams.tail` that were on disk when the index was loaded, mapped into memory and
+/// checked one by one as they are read: loading costs the same whatever the tail's length, which grows
+/// to an eighth of the log between merges.
+final class MappedTail {
+    /// The covered position the tail continues from.
+    let base: UInt64
+    /// Whole entries that continue `base` without a gap, as far as the last one that checks.
+    let count: Int
+    private let map: UnsafeRawBufferPointer
+
+    /// Maps the tail at `path` if it continues `base`; nil when it is missing or continues something else.
+    init?(path: String, continuing base: UInt64) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size >= StreamIndex.tailHeaderSize else { return nil }
+        let length = Int(info.st_size)
+        guard let start = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), start != MAP_FAILED else { return nil }
+        let map = UnsafeRawBufferPointer(start: start, count: length)
+        guard Array(map[0..<8]) == StreamIndex.tailTag, map.littleEndian(at: 8, as: UInt64.self) == base else {
+            munmap(start, length)
+            return nil
+        }
+        self.map = map
+        self.base = base
+        // The tail is never fsynced: a crash can leave a partial entry, or zeros or garbage where the last
+        // entries should be. Step back to the last entry that checks and sits where it should.
+        var count = (length - StreamIndex.tailHeaderSize) / IndexEntry.size
+        while count > 0 {
+            if let last = IndexEntry.read(map, at: Self.offset(of: count - 1)), last.position == base + UInt64(count) { break }
+            count -= 1
+        }
+        self.count = count
+    }
+
+    deinit { munmap(UnsafeMutableRawPointer(mutating: map.baseAddress), map.count) }
+
+    /// The entry at `index`; nil when it fails its check.
+    func entry(at index: Int) -> IndexEntry? { IndexEntry.read(map, at: Self.offset(of: index)) }
+
+    var last: IndexEntry? { count == 0 ? nil : entry(at: count - 1) }
+
+    /// The entries of one stream, by position; nil when one of them fails its check.
+    func entries(for hash: UInt64) -> [IndexEntry]? {
+        var found: [IndexEntry] = []
+        for index in 0..<count where map.littleEndian(at: Self.offset(of: index), as: UInt64.self) == hash {
+            guard let entry = entry(at: index), entry.position == base + UInt64(index) + 1 else { return nil }
+            found.append(entry)
+        }
+        return found
+    }
+
+    private static func offset(of index: Int) -> Int { StreamIndex.tailHeaderSize + index * IndexEntry.size }
+}

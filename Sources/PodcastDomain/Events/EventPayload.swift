@@ -14,7 +14,10 @@ public protocol EventPayload: Hashable, Sendable, Codable {
 }
 
 extension EventPayload {
-    public static var type: String { String(describing: Self.self) }
+    /// The type's own name. `_typeName` rather than `String(describing:)`, which first looks for a
+    /// `CustomStringConvertible` conformance: a scan of every conformance in the program, that cost each
+    /// CLI invocation milliseconds.
+    public static var type: String { _typeName(Self.self, qualified: false) }
     public static var schemaVersion: Int { 1 }
     public var blobs: [BlobRef] { [] }
 }

@@ -2,7 +2,7 @@ import CoreValues
 
 /// The rules commands are checked against. Each returns the value as it will be stored (trimmed,
 /// normalised) or throws the broken rule.
-enum Rules {
+public enum Rules {
     static let nameLimit = 200
     static let descriptionLimit = 5000
     static let thumbnailTextLimit = 100
@@ -30,7 +30,7 @@ enum Rules {
     }
 
     /// The key under which podcast names must be unique: case and surrounding spaces do not count.
-    static func nameKey(_ name: String) -> String { trim(name).lowercased() }
+    public static func nameKey(_ name: String) -> String { trim(name).lowercased() }
 
     static func episodeNumber(_ number: Int) throws(DomainError) -> Int {
         guard episodeNumbers.contains(number) else { throw .episodeNumberOutOfRange(number) }

@@ -28,7 +28,7 @@ public enum EntityState<Value: Entity>: Hashable, Sendable {
     }
 
     /// The entity, or the refusal a command on a missing or deleted one gets.
-    func requireLive() throws(DomainError) -> Value {
+    public func requireLive() throws(DomainError) -> Value {
         switch self {
         case .initial: throw Value.notFound
         case .deleted(let value): throw value.deletedError

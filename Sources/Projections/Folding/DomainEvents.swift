@@ -2,9 +2,9 @@ import CoreValues
 import EventLog
 import PodcastDomain
 
-/// Domain events from the log's envelopes.
-enum DomainEvents {
-    static func decode(_ envelope: EventEnvelope) throws -> DomainEvent {
+/// Domain events from the log's envelopes; a payload that cannot be read names its position.
+public enum DomainEvents {
+    public static func decode(_ envelope: EventEnvelope) throws -> DomainEvent {
         do {
             return try EventCoding.decode(type: envelope.type, schemaVersion: envelope.schemaVersion, payload: envelope.payload)
         } catch {

@@ -1,0 +1,58 @@
+import CoreValues
+import GRDB
+import PodcastDomain
+
+// What the write path looks up to check a command against the rules, and to resolve what a user
+// names: each a single indexed read, whatever the size of the library.
+
+extension ReadModel {
+    /// Every live podcast's name.
+    public func podcastNames() throws -> [PodcastID: String] {
+        try database.read { db in
+            var names: [PodcastID: String] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM sidebar_podcasts")
+            while let row = try rows.next() { names[try Decode.id(row[0])] = row[1] }
+            return names
+        }
+    }
+
+    /// The live episode of `podcast` numbered `number`, if any.
+    public func episode(number: Int, in podcast: PodcastID) throws -> EpisodeID? {
+        try database.read { db in
+            try String.fetchOne(
+                db, sql: "SELECT id FROM sidebar_episodes WHERE podcast_id = ? AND number = ?",
+                arguments: [podcast.description, number]
+            ).map(Decode.id)
+        }
+    }
+
+    /// The live episodes of `podcast` with the highest numbers, highest first.
+    public func highestNumbered(in podcast: PodcastID, limit: Int) throws -> [(number: Int, id: EpisodeID)] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT number, id FROM sidebar_episodes WHERE podcast_id = ? ORDER BY number DESC LIMIT ?",
+                arguments: [podcast.description, limit]
+            ).map { (number: $0[0], id: try Decode.id($0[1])) }
+        }
+    }
+
+    /// Every live episode of `podcast`, in number order.
+    public func episodeIDs(in podcast: PodcastID) throws -> [EpisodeID] {
+        try database.read { db in
+            try String.fetchAll(
+                db, sql: "SELECT id FROM sidebar_episodes WHERE podcast_id = ? ORDER BY number", arguments: [podcast.description]
+            ).map(Decode.id)
+        }
+    }
+
+    /// Live episodes whose id starts with `prefix` (lowercase hex and dashes), with their podcasts, at
+    /// most `limit` of them.
+    public func episodes(withIDPrefix prefix: String, limit: Int = 10) throws -> [(episode: EpisodeID, podcast: PodcastID)] {
+        try database.read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, podcast_id FROM sidebar_episodes WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+                arguments: [prefix, prefix + "\u{7F}", limit]
+            ).map { (try Decode.id($0[0]), try Decode.id($0[1])) }
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import EventLog
+import PodcastDomain
+
+/// What the library refuses beyond the domain's own rules. Each message says what to do next.
+public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
+    case podcastNotFound(String)
+    case episodeNotFound(String)
+    /// A reference that more than one podcast or episode answers to.
+    case ambiguous(String, candidates: [String])
+    case transcriptUnreadable(episode: EpisodeID, reason: String)
+    case noSubtitles(EpisodeID)
+    case invalidTime(String)
+    /// A blob the library should hold cannot be read.
+    case blobUnreadable(EventLogError)
+
+    public var description: String {
+        switch self {
+        case .podcastNotFound(let reference):
+            "no podcast answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or its name; "
+                + "`episodic podcast list` shows them."
+        case .episodeNotFound(let reference):
+            "no episode answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or "
+                + "<podcast>/<number>; `episodic episode list <podcast>` shows them."
+        case let .ambiguous(reference, candidates):
+            "\"\(reference)\" could mean any of: \(candidates.joined(separator: ", ")). Give more of the id."
+        case let .transcriptUnreadable(episode, reason):
+            "the transcript of episode \(episode) cannot be converted: \(reason)"
+        case .noSubtitles(let episode):
+            "episode \(episode) has no subtitles yet. Run `episodic transcript convert` first."
+        case .invalidTime(let text):
+            "\"\(text)\" is not a date or time. Write it as 2026-11-21, or 2026-11-21T18:30:00Z (UTC)."
+        case .blobUnreadable(let error):
+            error.description
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import CoreValues
+import Foundation
+import PodcastDomain
+
+/// Commands written as JSON Lines, one object per line, as `episodic submit` reads them. Each line's
+/// shape is given by `schemas/commands/<command>.schema.json`.
+///
+/// A script is read whole before anything runs: a line that cannot be read stops it with nothing
+/// written.
+public enum Script {
+    /// The submissions of `text`. `readFile` reads a transcript a line names by path; `now` is the time
+    /// creates record.
+    public static func parse(_ text: String, now: Timestamp, readFile: (String) throws -> [UInt8]) throws -> [Submission] {
+        var submissions: [Submission] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty else { continue }
+            do {
+                submissions.append(try ScriptLine(Data(trimmed.utf8)).submission(now: now, readFile: readFile))
+            } catch {
+                throw ScriptError(line: index + 1, reason: error)
+            }
+        }
+        return submissions
+    }
+}
+
+/// A script line that cannot be run, and why.
+public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var reason: Reason
+
+    public enum Reason: Error, Equatable, Sendable, CustomStringConvertible {
+        case notJSON
+        case unknownCommand(String)
+        case missing(String)
+        case unexpected([String])
+        case wrongType(String, expected: String)
+        case file(String, String)
+
+        public var description: String {
+            switch self {
+            case .notJSON: "it is not a JSON object. Write one command per line, e.g. {\"command\":\"podcast.create\",\"name\":\"My Show\"}."
+            case .unknownCommand(let name): "there is no command \"\(name)\". The commands are: \(ScriptLine.commands.joined(separator: ", "))."
+            case .missing(let key): "\"\(key)\" is missing. Add it; schemas/commands/ gives each command's fields."
+            case .unexpected(let keys): "\(keys.map { "\"\($0)\"" }.joined(separator: ", ")) is not a field of this command. Remove it."
+            case let .wrongType(key, expected): "\"\(key)\" should be \(expected)."
+            case let .file(path, reason): "cannot read \(path): \(reason)"
+            }
+        }
+    }
+
+    public var description: String { "line \(line): \(reason)" }
+}

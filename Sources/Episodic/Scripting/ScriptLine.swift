@@ -1,0 +1,143 @@
+import CoreValues
+import Foundation
+import PodcastDomain
+
+/// One line of a script: a JSON object whose `command` says what the other fields mean.
+struct ScriptLine {
+    typealias Reason = ScriptError.Reason
+
+    private let fields: [String: JSONValue]
+
+    /// Each command's fields: required, then optional. Unknown fields are refused, so that a typo
+    /// never passes unnoticed.
+    static let shapes: [String: (required: [String], optional: [String])] = [
+        "podcast.create": (["name"], ["description", "id"]),
+        "podcast.rename": (["podcast", "name"], []),
+        "podcast.describe": (["podcast"], ["description"]),
+        "podcast.defaults": (["podcast", "settings"], []),
+        "podcast.delete": (["podcast"], []),
+        "episode.create": (["podcast", "title"], ["number", "publishDate", "description", "id"]),
+        "episode.retitle": (["episode", "title"], []),
+        "episode.renumber": (["episode", "number"], []),
+        "episode.describe": (["episode"], ["description"]),
+        "episode.publish-date": (["episode"], ["publishDate"]),
+        "episode.delete": (["episode"], []),
+        "transcript.import": (["episode"], ["file", "text"]),
+        "transcript.clear": (["episode"], []),
+        "transcript.convert": (["episode"], []),
+        "thumbnail.settings": (["episode", "settings"], []),
+        "thumbnail.text": (["episode"], ["text"]),
+    ]
+
+    static var commands: [String] { shapes.keys.sorted() }
+
+    init(_ data: Data) throws(Reason) {
+        guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { throw .notJSON }
+        self.fields = fields
+    }
+
+    func submission(now: Timestamp, readFile: (String) throws -> [UInt8]) throws(Reason) -> Submission {
+        let name = try string("command")
+        guard let shape = Self.shapes[name] else { throw .unknownCommand(name) }
+        // Unknown fields first: a misspelt field would otherwise be reported as a missing one.
+        let unexpected = fields.keys.filter { $0 != "command" && !shape.required.contains($0) && !shape.optional.contains($0) }
+        guard unexpected.isEmpty else { throw .unexpected(unexpected.sorted()) }
+        for key in shape.required where fields[key] == nil { throw .missing(key) }
+
+        switch name {
+        case "podcast.create":
+            let id = try optionalID("id") ?? PodcastID(UUID())
+            return Submission(.podcast(.id(id), .create(id: id, name: try string("name"), description: try optionalString("description"), at: now)))
+        case "podcast.rename": return Submission(.podcast(try podcast(), .rename(try string("name"))))
+        case "podcast.describe": return Submission(.podcast(try podcast(), .describe(try optionalString("description"))))
+        case "podcast.defaults": return Submission(.patchThumbnailDefaults(try podcast(), try settings()))
+        case "podcast.delete": return Submission(.podcast(try podcast(), .delete))
+        case "episode.create":
+            let id = try optionalID("id") ?? EpisodeID(UUID())
+            return Submission(.createEpisode(in: try podcast(), .create(
+                id: id, title: try string("title"), number: try optionalInt("number"),
+                description: try optionalString("description"), publishDate: try optionalTime("publishDate"), at: now)))
+        case "episode.retitle": return Submission(.episode(try episode(), .retitle(try string("title"))))
+        case "episode.renumber": return Submission(.episode(try episode(), .renumber(try int("number"))))
+        case "episode.describe": return Submission(.episode(try episode(), .describe(try optionalString("description"))))
+        case "episode.publish-date": return Submission(.episode(try episode(), .setPublishDate(try optionalTime("publishDate"))))
+        case "episode.delete": return Submission(.episode(try episode(), .delete))
+        case "transcript.import": return .importTranscript(try transcript(readFile), into: try episode())
+        case "transcript.clear": return Submission(.episode(try episode(), .clearTranscript))
+        case "transcript.convert": return Submission(.convertTranscript(try episode()))
+        case "thumbnail.settings": return Submission(.patchThumbnailSettings(try episode(), try settings()))
+        case "thumbnail.text": return Submission(.episode(try episode(), .changeThumbnailText(try optionalString("text"))))
+        default: preconditionFailure("\(name) has a shape but no reading")
+        }
+    }
+
+    // MARK: Fields
+
+    private func podcast() throws(Reason) -> PodcastReference { .text(try string("podcast")) }
+    private func episode() throws(Reason) -> EpisodeReference { .text(try string("episode")) }
+
+    private func string(_ key: String) throws(Reason) -> String {
+        guard let value = fields[key] else { throw .missing(key) }
+        guard case .string(let text) = value else { throw .wrongType(key, expected: "a string") }
+        return text
+    }
+
+    private func optionalString(_ key: String) throws(Reason) -> String? {
+        guard let value = fields[key], value != .null else { return nil }
+        return try string(key)
+    }
+
+    private func int(_ key: String) throws(Reason) -> Int {
+        guard case .number(let number)? = fields[key], let value = Int(exactly: number) else {
+            throw .wrongType(key, expected: "a whole number")
+        }
+        return value
+    }
+
+    private func optionalInt(_ key: String) throws(Reason) -> Int? {
+        guard let value = fields[key], value != .null else { return nil }
+        return try int(key)
+    }
+
+    private func optionalTime(_ key: String) throws(Reason) -> Timestamp? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let time = Timestamp(text: text) else {
+            throw .wrongType(key, expected: "a UTC time of the form 2026-11-21T18:30:00.000Z")
+        }
+        return time
+    }
+
+    private func optionalID<Kind>(_ key: String) throws(Reason) -> Identifier<Kind>? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let id = Identifier<Kind>(text) else { throw .wrongType(key, expected: "a UUID") }
+        return id
+    }
+
+    private func settings() throws(Reason) -> ThumbnailSettingsPatch {
+        guard case .object? = fields["settings"], let json = try? JSONEncoder().encode(fields["settings"]) else {
+            throw .wrongType("settings", expected: "an object of thumbnail settings")
+        }
+        do {
+            return try JSONDecoder().decode(ThumbnailSettingsPatch.self, from: json)
+        } catch {
+            throw .wrongType("settings", expected: "an object of thumbnail settings with values in their types (\(error))")
+        }
+    }
+
+    private func transcript(_ readFile: (String) throws -> [UInt8]) throws(Reason) -> [UInt8] {
+        switch (fields["file"], fields["text"]) {
+        case (.string(let path)?, nil):
+            do {
+                return try readFile(path)
+            } catch {
+                throw .file(path, "\(error)")
+            }
+        case (nil, .string(let text)?):
+            return Array(text.utf8)
+        case (nil, nil):
+            throw .missing("file")
+        default:
+            throw .wrongType("file", expected: "a path (a string), given instead of \"text\", not with it")
+        }
+    }
+}

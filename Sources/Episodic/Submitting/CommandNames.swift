@@ -1,0 +1,42 @@
+import PodcastDomain
+
+// The names scripts give commands (`episodic submit`), which results echo back. One table per aggregate,
+// so that a new command case cannot compile without a name.
+
+extension PodcastCommand {
+    public var name: String {
+        switch self {
+        case .create: "podcast.create"
+        case .rename: "podcast.rename"
+        case .describe: "podcast.describe"
+        case .setArtwork: "podcast.artwork"
+        case .clearArtwork: "podcast.artwork.clear"
+        case .setDefaultOverlay: "podcast.overlay"
+        case .clearDefaultOverlay: "podcast.overlay.clear"
+        case .changeThumbnailDefaults: "podcast.defaults"
+        case .delete: "podcast.delete"
+        }
+    }
+}
+
+extension EpisodeCommand {
+    public var name: String {
+        switch self {
+        case .create: "episode.create"
+        case .retitle: "episode.retitle"
+        case .renumber: "episode.renumber"
+        case .describe: "episode.describe"
+        case .setPublishDate: "episode.publish-date"
+        case .delete: "episode.delete"
+        case .importTranscript: "transcript.import"
+        case .clearTranscript: "transcript.clear"
+        case .recordSubtitles: "transcript.convert"
+        case .setBackground: "thumbnail.background"
+        case .setOverlay: "thumbnail.overlay"
+        case .clearOverlay: "thumbnail.overlay.clear"
+        case .changeThumbnailSettings: "thumbnail.settings"
+        case .changeThumbnailText: "thumbnail.text"
+        case .recordThumbnail: "thumbnail.render"
+        }
+    }
+}

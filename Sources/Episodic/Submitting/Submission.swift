@@ -1,0 +1,81 @@
+import CoreValues
+import EventLog
+import PodcastDomain
+
+/// One command for the library: what it is about, the domain command, and any content it brings.
+public struct Submission: Sendable {
+    public enum Action: Sendable {
+        case podcast(PodcastReference, PodcastCommand)
+        case episode(EpisodeReference, EpisodeCommand)
+        /// An `EpisodeCommand.create` in the podcast named.
+        case createEpisode(in: PodcastReference, EpisodeCommand)
+        /// Converts the episode's transcript, as the batch has left it, to subtitles (the SRT becomes a
+        /// blob) and records them.
+        case convertTranscript(EpisodeReference)
+        /// Changes some of a podcast's thumbnail defaults, keeping the others as they are when it runs.
+        case patchThumbnailDefaults(PodcastReference, ThumbnailSettingsPatch)
+        /// Changes some of an episode's thumbnail settings, keeping the others as they are when it runs.
+        case patchThumbnailSettings(EpisodeReference, ThumbnailSettingsPatch)
+    }
+
+    public var action: Action
+    /// Content the command refers to by reference (a transcript, subtitles, an image). It is written to
+    /// the blob store only once the command is accepted, just before its events.
+    public var blobs: [[UInt8]]
+
+    public init(_ action: Action, blobs: [[UInt8]] = []) {
+        self.action = action
+        self.blobs = blobs
+    }
+
+    /// Imports `bytes` as the episode's transcript.
+    public static func importTranscript(_ bytes: [UInt8], into episode: EpisodeReference) -> Submission {
+        Submission(.episode(episode, .importTranscript(bytes: bytes, ref: BlobStore.reference(for: bytes))), blobs: [bytes])
+    }
+
+    /// The command's name, as `episodic submit` takes it: `podcast.create`, `transcript.import`, ...
+    public var name: String {
+        switch action {
+        case .podcast(_, let command): command.name
+        case .episode(_, let command), .createEpisode(_, let command): command.name
+        case .convertTranscript: "transcript.convert"
+        case .patchThumbnailDefaults: "podcast.defaults"
+        case .patchThumbnailSettings: "thumbnail.settings"
+        }
+    }
+}
+
+/// What an accepted command did.
+public struct SubmitOutcome: Sendable {
+    /// The command's name, as in ``Submission/name``.
+    public var name: String
+    /// The id recorded with the command's events; for an atomic batch, the batch's.
+    public var commandID: CommandID
+    /// The events appended, in order; none when the command changed nothing.
+    public var events: [DomainEvent]
+    /// Where they were appended; nil when there were none.
+    public var positions: ClosedRange<LogPosition>?
+    /// The id of what the command created, if it created something.
+    public var created: Created?
+
+    public enum Created: Sendable, Equatable, CustomStringConvertible {
+        case podcast(PodcastID)
+        case episode(EpisodeID)
+
+        public var description: String {
+            switch self {
+            case .podcast(let id): id.description
+            case .episode(let id): id.description
+            }
+        }
+    }
+}
+
+/// A command of a batch that was refused, and where it stood in the batch (from 0).
+public struct SubmitFailure: Error, Sendable, CustomStringConvertible {
+    public var index: Int
+    public var name: String
+    public var error: any Error
+
+    public var description: String { "\(error)" }
+}

@@ -1,0 +1,100 @@
+import EventLog
+import PodcastDomain
+
+extension Workspace {
+    /// What a submission decides, against the states and facts as the batch has left them; the events
+    /// are not folded in (see ``apply(_:)``).
+    func decide(_ submission: Submission) throws -> Decision {
+        switch submission.action {
+        case let .podcast(reference, command):
+            let id = try resolve(reference)
+            let events = try PodcastDecider.decide(command, try podcast(id), try podcastFacts(for: id, command))
+            if case .create = command { return Decision(events: events, created: .podcast(id)) }
+            return Decision(events: events)
+        case let .episode(reference, command):
+            return Decision(events: try decide(command, episode: try resolve(reference)))
+        case let .createEpisode(reference, command):
+            guard case .create(let id, _, _, _, _, _) = command else {
+                preconditionFailure("createEpisode takes EpisodeCommand.create, not \(command.name)")
+            }
+            let podcast = try resolve(reference)
+            let events = try EpisodeDecider.decide(command, try episode(id), try episodeFacts(for: id, in: podcast, command))
+            return Decision(events: events, created: .episode(id))
+        case let .convertTranscript(reference):
+            let id = try resolve(reference)
+            let (subtitles, srt) = try convertTranscript(of: try episode(id), id)
+            return Decision(events: try decide(.recordSubtitles(subtitles), episode: id), blobs: [srt])
+        case let .patchThumbnailDefaults(reference, patch):
+            let id = try resolve(reference)
+            let settings = patch.applied(to: try podcast(id).live?.thumbnailDefaults ?? .defaults)
+            return Decision(events: try PodcastDecider.decide(.changeThumbnailDefaults(settings), try podcast(id)))
+        case let .patchThumbnailSettings(reference, patch):
+            let id = try resolve(reference)
+            let settings = patch.applied(to: try episode(id).live?.thumbnailSettings ?? .defaults)
+            return Decision(events: try decide(.changeThumbnailSettings(settings), episode: id))
+        }
+    }
+
+    /// An episode command on an existing episode.
+    private func decide(_ command: EpisodeCommand, episode id: EpisodeID) throws -> [DomainEvent] {
+        let state = try episode(id)
+        guard let podcast = state.existing?.podcastID else { throw DomainError.episodeNotFound }
+        return try EpisodeDecider.decide(command, state, try episodeFacts(for: id, in: podcast, command))
+    }
+
+    /// Subtitles from the episode's current transcript, and their SRT file.
+    private func convertTranscript(of state: EpisodeState, _ id: EpisodeID) throws -> (SubtitlesRef, [UInt8]) {
+        guard let transcript = try state.requireLive().transcript else { throw DomainError.noTranscript }
+        let text = String(decoding: try blob(transcript), as: UTF8.self)
+        let subtitles: Subtitles
+        do {
+            subtitles = try SubtitleConversion.convert(text)
+        } catch {
+            throw LibraryError.transcriptUnreadable(episode: id, reason: error.description)
+        }
+        let srt = Array(subtitles.srt.utf8)
+        return (SubtitlesRef(blob: BlobStore.reference(for: srt), cueCount: subtitles.cues.count, transcript: transcript), srt)
+    }
+
+    /// The facts a podcast command's rule looks at: other names for a create or a rename, the live
+    /// episodes for a delete (which deletes them too).
+    private func podcastFacts(for id: PodcastID, _ command: PodcastCommand) throws -> PodcastFacts {
+        switch command {
+        case .create, .rename:
+            var others = try podcastNames()
+            others[id] = nil
+            return PodcastFacts(otherPodcastNames: others)
+        case .delete:
+            return PodcastFacts(liveEpisodes: try liveEpisodes(in: id))
+        default:
+            return PodcastFacts()
+        }
+    }
+
+    /// The facts an episode command's rule looks at: for a create, the podcast (whose defaults it copies);
+    /// and the numbers the command can touch, namely the one it asks for and, for a create without a
+    /// number, the highest (which it follows). Other commands look at neither, and are given none: a
+    /// podcast's stream can be long.
+    private func episodeFacts(for id: EpisodeID, in podcast: PodcastID, _ command: EpisodeCommand) throws -> EpisodeFacts {
+        var numbers: [Int: EpisodeID] = [:]
+        switch command {
+        case .create(_, _, let number?, _, _, _), .renumber(let number):
+            numbers[number] = try holder(of: number, in: podcast)
+        case .create:
+            if let highest = try highestNumbered(in: podcast) { numbers[highest.number] = highest.id }
+        default:
+            break
+        }
+        var podcastState = PodcastState.initial
+        if case .create = command { podcastState = try self.podcast(podcast) }
+        return EpisodeFacts(podcast: podcastState, otherNumbers: numbers.filter { $0.value != id })
+    }
+}
+
+/// What a submission decided: its events, what it created, and the content its events refer to.
+struct Decision {
+    var events: [DomainEvent]
+    var created: SubmitOutcome.Created? = nil
+    /// Content the shell made while deciding (an SRT file), beside the submission's own.
+    var blobs: [[UInt8]] = []
+}

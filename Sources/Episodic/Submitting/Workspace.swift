@@ -1,0 +1,135 @@
+import CoreValues
+import EventLog
+import Foundation
+import PodcastDomain
+import Projections
+
+/// The library as a batch of commands sees it: streams' states folded from the log, and the facts the
+/// rules need, read from the read model as the batch's own events have changed them, so that a later
+/// command of an atomic batch sees what earlier ones did.
+///
+/// Everything is read on first use, and only what a command needs: its own streams, and the facts
+/// its rule looks at (one number's holder, the highest number), never a podcast's whole episode list.
+/// A fact is the read model's answer corrected by the streams loaded here: every stream the batch
+/// changed is loaded, and the read model has not seen the batch's events. Under the writer lock, with
+/// the read model caught up to the head, the facts are exact; outside it (to resolve a name for a
+/// query) they are a snapshot.
+final class Workspace {
+    let log: EventLog
+    let readModel: ReadModel
+    private var podcasts: [PodcastID: PodcastState] = [:]
+    private var episodes: [EpisodeID: EpisodeState] = [:]
+    /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
+    private var versions: [StreamID: Int] = [:]
+    private var storedNames: [PodcastID: String]?
+    /// Content of the batch's accepted commands, not yet in the blob store.
+    private var pendingBlobs: [BlobRef: [UInt8]] = [:]
+
+    init(log: EventLog, readModel: ReadModel) {
+        self.log = log
+        self.readModel = readModel
+    }
+
+    // MARK: States
+
+    func podcast(_ id: PodcastID) throws -> PodcastState {
+        if let state = podcasts[id] { return state }
+        let state = try fold(id.streamName, from: PodcastDecider.initial, PodcastDecider.evolve)
+        podcasts[id] = state
+        return state
+    }
+
+    func episode(_ id: EpisodeID) throws -> EpisodeState {
+        if let state = episodes[id] { return state }
+        let state = try fold(id.streamName, from: EpisodeDecider.initial, EpisodeDecider.evolve)
+        episodes[id] = state
+        return state
+    }
+
+    /// The episodes loaded so far, with their states as the batch has left them.
+    var loadedEpisodes: [EpisodeID: EpisodeState] { episodes }
+
+    private func fold<State>(_ name: String, from initial: State, _ evolve: (State, DomainEvent) -> State) throws -> State {
+        let stream = StreamID(domain: name)
+        var state = initial
+        var version = 0
+        try log.read(stream: stream) { envelope in
+            state = evolve(state, try DomainEvents.decode(envelope))
+            version += 1
+        }
+        versions[stream] = version
+        return state
+    }
+
+    /// Folds accepted events into the states they belong to. Returns the versions of the streams they
+    /// touch as they were before them: what their commit expects.
+    @discardableResult
+    func apply(_ events: [DomainEvent]) throws -> [StreamID: Int] {
+        var before: [StreamID: Int] = [:]
+        for event in events {
+            switch event.payload {
+            case let payload as any PodcastEventPayload:
+                podcasts[payload.podcastID] = PodcastDecider.evolve(try podcast(payload.podcastID), event)
+            case let payload as any EpisodeEventPayload:
+                episodes[payload.episodeID] = EpisodeDecider.evolve(try episode(payload.episodeID), event)
+            default:
+                preconditionFailure("\(event.type) belongs to no stream")
+            }
+            let stream = StreamID(domain: event.stream)
+            if before[stream] == nil { before[stream] = versions[stream] ?? 0 }
+            versions[stream, default: 0] += 1
+        }
+        return before
+    }
+
+    /// Keeps an accepted command's content at hand for later commands of the batch.
+    func hold(_ blobs: [[UInt8]]) {
+        for bytes in blobs { pendingBlobs[BlobStore.reference(for: bytes)] = bytes }
+    }
+
+    /// Content by reference: the batch's own, else the blob store's.
+    func blob(_ ref: BlobRef) throws -> [UInt8] {
+        if let bytes = pendingBlobs[ref] { return bytes }
+        do {
+            return try log.blobs.get(ref)
+        } catch {
+            throw LibraryError.blobUnreadable(error)
+        }
+    }
+
+    // MARK: Facts
+
+    /// Every live podcast's name.
+    func podcastNames() throws -> [PodcastID: String] {
+        if storedNames == nil { storedNames = try readModel.podcastNames() }
+        var names = storedNames!
+        for (id, state) in podcasts { names[id] = state.live?.name }
+        return names
+    }
+
+    /// The live episode of `podcast` numbered `number`, if any.
+    func holder(of number: Int, in podcast: PodcastID) throws -> EpisodeID? {
+        if let loaded = loadedLive(in: podcast).first(where: { $0.number == number }) { return loaded.id }
+        // A loaded episode is not where the read model says: it was renumbered or deleted since.
+        return try readModel.episode(number: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
+    }
+
+    /// The live episode of `podcast` with the highest number, if any.
+    func highestNumbered(in podcast: PodcastID) throws -> (number: Int, id: EpisodeID)? {
+        let loaded = loadedLive(in: podcast)
+        // At most every loaded episode is ahead of the first one the batch did not load.
+        let stored = try readModel.highestNumbered(in: podcast, limit: episodes.count + 1).first { episodes[$0.id] == nil }
+        let candidates = loaded.map { ($0.number, $0.id) } + (stored.map { [$0] } ?? [])
+        return candidates.max { $0.0 < $1.0 }
+    }
+
+    /// Every live episode of `podcast`.
+    func liveEpisodes(in podcast: PodcastID) throws -> [EpisodeID] {
+        let stored = try readModel.episodeIDs(in: podcast).filter { episodes[$0] == nil }
+        return stored + loadedLive(in: podcast).map(\.id)
+    }
+
+    private func loadedLive(in podcast: PodcastID) -> [Episode] {
+        episodes.values.compactMap { $0.live?.podcastID == podcast ? $0.live : nil }
+    }
+}

@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "PodcastDomain", targets: ["PodcastDomain"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Episodic", targets: ["Episodic"]),
+        .executable(name: "episodic", targets: ["EpisodicCLI"]),
         .executable(name: "episodic-bench", targets: ["episodic-bench"]),
     ],
     dependencies: [
@@ -42,9 +44,15 @@ let package = Package(
             dependencies: ["EventLog", "PodcastDomain", .product(name: "GRDB", package: "GRDB.swift")],
             resources: [.copy("Schemas")]
         ),
-        // The library facade: open a library, submit commands, queries, audit, undo (issue 5 on).
+        // The library facade: open a library, resolve names, submit commands under the writer lock.
         .target(name: "Episodic", dependencies: ["EventLog", "PodcastDomain", "Projections"]),
-        // Prints the log's throughput figures; the README's main job until the CLI lands.
+        // `episodic`, the command line: parses, prints, and maps errors to exit codes; the work is the facade's.
+        .executableTarget(
+            name: "EpisodicCLI",
+            dependencies: ["Episodic", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/episodic"
+        ),
+        // Prints the figures of the log, the projections, SRT conversion and the CLI's latency.
         .executableTarget(
             name: "episodic-bench",
             dependencies: [
@@ -87,6 +95,11 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        // Runs the built `episodic` binary as a child process against real libraries.
+        .testTarget(
+            name: "EpisodicCLITests",
+            dependencies: ["EpisodicCLI", "EventLog", "PodcastDomain"]
         ),
         .testTarget(
             name: "ProjectionsTests",

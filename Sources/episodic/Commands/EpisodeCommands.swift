@@ -1,0 +1,203 @@
+import ArgumentParser
+import CoreValues
+import Episodic
+import Foundation
+import PodcastDomain
+import Projections
+
+struct EpisodeCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "episode", abstract: "Create, change, delete, list and show episodes.",
+        subcommands: [
+            Create.self, Retitle.self, Renumber.self, Describe.self, PublishDate.self, Delete.self, List.self, Show.self,
+        ])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Create an episode in a podcast.",
+            discussion: "It starts with the podcast's thumbnail defaults and default overlay.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The episode's title.") var title: String
+        @Option(help: "Its number, unique in the podcast (default: the highest + 1).") var number: Int?
+        @Option(help: ArgumentHelp("When it is published: 2026-11-21 or 2026-11-21T18:30:00Z.", valueName: "date"))
+        var publishDate: String?
+        @Option(help: "What the episode is about.") var description: String?
+        @Option(help: ArgumentHelp("The new episode's id (default: a new random one).", valueName: "uuid"))
+        var id: EpisodeID?
+
+        func run() throws {
+            try Session.run(global) { session in
+                let id = id ?? EpisodeID(UUID())
+                let date = try publishDate.map(Self.parseDate)
+                try session.submit(Submission(.createEpisode(
+                    in: .text(podcast),
+                    .create(id: id, title: title, number: number, description: description, publishDate: date, at: session.now))))
+            }
+        }
+
+        static func parseDate(_ text: String) throws -> Timestamp {
+            guard let date = Dates.parse(text) else { throw LibraryError.invalidTime(text) }
+            return date
+        }
+    }
+
+    struct Retitle: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "retitle", abstract: "Give an episode a new title.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The new title.") var title: String
+
+        func run() throws {
+            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .retitle(title)))) }
+        }
+    }
+
+    struct Renumber: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "renumber", abstract: "Give an episode a number no other episode of its podcast has.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The new number.") var number: Int
+
+        func run() throws {
+            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .renumber(number)))) }
+        }
+    }
+
+    struct Describe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "describe", abstract: "Set an episode's description; without text, remove it.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The description.") var text: String?
+
+        func run() throws {
+            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .describe(text)))) }
+        }
+    }
+
+    struct PublishDate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "publish-date", abstract: "Set when an episode is published, or remove the date with --clear.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "2026-11-21 (midnight UTC) or 2026-11-21T18:30:00Z.") var date: String?
+        @Flag(help: "Remove the publish date.") var clear = false
+
+        func validate() throws {
+            if (date == nil) == !clear { throw ValidationError("Give a date, or --clear to remove it.") }
+        }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let when = try date.map(Create.parseDate)
+                try session.submit(Submission(.episode(.text(episode), .setPublishDate(when))))
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete an episode.", discussion: "`episodic undo` brings it back.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .delete))) }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List a podcast's episodes, with their flags.",
+            discussion: "Marks: ✓ present, – missing, ! outdated (made from a transcript or thumbnail inputs that changed since).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+        @Option(parsing: .unconditional, help: "number, -number, title, -title, date or -date (- for descending).")
+        var sort: EpisodeSort = .default
+        @Option(help: "Only episodes whose title holds this text (case and accents do not count).") var search: String?
+        @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeatable.") var missing: [Missing] = []
+        @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeatable.") var outdated: [Outdated] = []
+        @Option(help: "At most this many episodes.") var limit: Int?
+        @Option(help: "Skip this many first.") var offset = 0
+
+        func validate() throws {
+            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
+            if offset < 0 { throw ValidationError("--offset must be 0 or more.") }
+        }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let id = try library.resolve(PodcastReference.text(podcast))
+                let query = EpisodeQuery(
+                    podcast: id, sort: sort, search: search,
+                    filters: Set(missing.map(\.filter) + outdated.map(\.filter)), limit: limit, offset: offset)
+                let episodes = try library.currentReadModel().episodes(query)
+                if global.json { return session.printJSON(episodes.map(EpisodeSummaryRecord.init)) }
+                var table = Table([
+                    .init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "PUBLISHED"),
+                    .init(title: "TRANSCRIPT"), .init(title: "SRT"), .init(title: "THUMBNAIL"), .init(title: "ID"),
+                ])
+                for episode in episodes {
+                    table.append([
+                        "\(episode.number)", episode.title, episode.publishDate.map(Dates.day) ?? "",
+                        Marks.mark(episode.hasTranscript), Marks.mark(episode.hasSRT, outdated: episode.srtOutdated),
+                        Marks.mark(episode.hasThumbnail, outdated: episode.thumbnailOutdated),
+                        String(episode.id.description.prefix(8)),
+                    ])
+                }
+                session.printTable(table, empty: "No episodes match.")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show everything about one episode.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let id = try library.resolve(EpisodeReference.text(episode))
+                guard let detail = try library.currentReadModel().episode(id) else {
+                    _ = try library.liveEpisode(id)  // the domain's words for a deleted or unknown episode
+                    throw LibraryError.episodeNotFound(episode)
+                }
+                if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
+                for line in EpisodeSheet.lines(detail) { print(line) }
+            }
+        }
+    }
+}
+
+enum Missing: String, ExpressibleByArgument, CaseIterable {
+    case transcript, srt, thumbnail
+
+    var filter: EpisodeFilter {
+        switch self {
+        case .transcript: .missingTranscript
+        case .srt: .missingSRT
+        case .thumbnail: .missingThumbnail
+        }
+    }
+}
+
+enum Outdated: String, ExpressibleByArgument, CaseIterable {
+    case srt, thumbnail
+
+    var filter: EpisodeFilter {
+        switch self {
+        case .srt: .outdatedSRT
+        case .thumbnail: .outdatedThumbnail
+        }
+    }
+}
+
+extension EpisodeSort: ExpressibleByArgument {}

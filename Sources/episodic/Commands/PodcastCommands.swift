@@ -1,0 +1,111 @@
+import ArgumentParser
+import CoreValues
+import Episodic
+import Foundation
+import PodcastDomain
+
+struct PodcastCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "podcast", abstract: "Create, change, delete and list podcasts.",
+        subcommands: [Create.self, Rename.self, Describe.self, Defaults.self, Delete.self, List.self])
+
+    struct Create: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Create a podcast; its name must be new.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast's name.") var name: String
+        @Option(help: "What the podcast is about.") var description: String?
+        @Option(help: ArgumentHelp("The new podcast's id (default: a new random one).", valueName: "uuid"))
+        var id: PodcastID?
+
+        func run() throws {
+            try Session.run(global) { session in
+                let id = id ?? PodcastID(UUID())
+                try session.submit(Submission(.podcast(.id(id), .create(id: id, name: name, description: description, at: session.now))))
+            }
+        }
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rename", abstract: "Give a podcast a new name.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The new name.") var name: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(Submission(.podcast(.text(podcast), .rename(name))))
+            }
+        }
+    }
+
+    struct Describe: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "describe", abstract: "Set a podcast's description; without text, remove it.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The description.") var text: String?
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(Submission(.podcast(.text(podcast), .describe(text))))
+            }
+        }
+    }
+
+    struct Defaults: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "defaults",
+            abstract: "Change the thumbnail settings new episodes start from.",
+            discussion: "Episodes made before keep their own settings.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+        @OptionGroup var settings: ThumbnailSettingsOptions
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), try settings.patch())))
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "delete",
+            abstract: "Delete a podcast and all its episodes.", discussion: "`episodic undo` brings them back.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(Submission(.podcast(.text(podcast), .delete)))
+            }
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List podcasts, newest first.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Session.run(global) { session in
+                let podcasts = try session.library().currentReadModel().podcasts()
+                if global.json { return session.printJSON(podcasts.map(PodcastRecord.init)) }
+                var table = Table([
+                    .init(title: "ID"), .init(title: "NAME", flexible: true), .init(title: "EPISODES", alignRight: true),
+                    .init(title: "NO TRANSCRIPT", alignRight: true), .init(title: "NO THUMBNAIL", alignRight: true),
+                    .init(title: "CREATED"),
+                ])
+                for podcast in podcasts {
+                    table.append([
+                        String(podcast.id.description.prefix(8)), podcast.name, "\(podcast.episodeCount)",
+                        "\(podcast.missingTranscriptCount)", "\(podcast.missingThumbnailCount)", Dates.day(podcast.createdAt),
+                    ])
+                }
+                session.printTable(table, empty: "No podcasts yet. Create one with `episodic podcast create <name>`.")
+            }
+        }
+    }
+}

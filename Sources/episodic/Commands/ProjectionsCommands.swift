@@ -1,0 +1,72 @@
+import ArgumentParser
+import Episodic
+import Projections
+
+struct ProjectionsCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "projections", abstract: "See where the read models stand, and rebuild them from the log.",
+        subcommands: [Status.self, Rebuild.self])
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Each read model's schema version and how far it has read the log.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let statuses = try library.readModel().status(head: library.log.head)
+                if global.json { return session.printJSON(statuses.map(ProjectionStatusRecord.init)) }
+                var table = Table([
+                    .init(title: "PROJECTION"), .init(title: "SCHEMA", alignRight: true), .init(title: "CHECKPOINT", alignRight: true),
+                    .init(title: "HEAD", alignRight: true), .init(title: "STATE"),
+                ])
+                for status in statuses {
+                    let state = status.storedSchemaVersion != status.schemaVersion
+                        ? "needs a rebuild" : (status.isCurrent ? "current" : "\(status.eventsBehind) events behind")
+                    table.append(["\(status.name)", "\(status.schemaVersion)", "\(status.checkpoint)", "\(status.head)", state])
+                }
+                session.printTable(table, empty: "No projections.")
+            }
+        }
+    }
+
+    struct Rebuild: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rebuild",
+            abstract: "Replay the log into fresh read models, then swap them in.",
+            discussion: "The current read models stay readable until the swap. Projections: sidebar, episode-detail, search.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The projections to rebuild.") var names: [String] = []
+        @Flag(help: "Rebuild every projection.") var all = false
+
+        func validate() throws {
+            if names.isEmpty == !all { throw ValidationError("Name the projections to rebuild, or give --all.") }
+        }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let bar = ProgressBar("rebuilding", quiet: global.quiet)
+                defer { bar.finish() }
+                let model = try library.readModel()
+                let chosen = all ? model.projectors.map(\.name) : names
+                let started = ContinuousClock.now
+                try model.rebuild(all ? nil : names, log: library.log, progress: bar.update)
+                bar.finish()
+                let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
+                    + Double((ContinuousClock.now - started).components.seconds)
+                if global.json {
+                    return session.printJSON(RebuildRecord(rebuilt: chosen, events: library.log.head.rawValue, seconds: seconds))
+                }
+                print("Rebuilt \(chosen.joined(separator: ", ")) from \(library.log.head.rawValue) events in \(String(format: "%.2f", seconds)) s.")
+            }
+        }
+    }
+}
+
+private struct RebuildRecord: Encodable {
+    var rebuilt: [String]
+    var events: UInt64
+    var seconds: Double
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import Episodic
+import Projections
+
+struct SearchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search", abstract: "Find episodes by the words of their titles, descriptions and transcripts.",
+        discussion: "Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The words to find.") var query: [String]
+    @Option(help: "At most this many results.") var limit = 20
+
+    func validate() throws {
+        if limit < 1 { throw ValidationError("--limit must be at least 1.") }
+        if query.isEmpty { throw ValidationError("Give the words to search for.") }
+    }
+
+    func run() throws {
+        try Session.run(global) { session in
+            let model = try session.library().currentReadModel()
+            let hits = try model.search(query.joined(separator: " "), limit: limit)
+            if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
+            var table = Table([.init(title: "EPISODE"), .init(title: "PODCAST"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)])
+            for hit in hits {
+                table.append([String(hit.episodeID.description.prefix(8)), hit.podcastName ?? "–", hit.title, hit.snippet])
+            }
+            session.printTable(table, empty: "Nothing matches.")
+            let problems = try model.searchProblems()
+            if !problems.isEmpty {
+                Terminal.printError("warning: \(problems.count) transcript(s) could not be indexed (their blobs are missing or damaged); "
+                    + "`episodic log verify` says which.")
+            }
+        }
+    }
+}

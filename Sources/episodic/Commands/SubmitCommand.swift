@@ -1,0 +1,58 @@
+import ArgumentParser
+import Episodic
+import Foundation
+
+struct SubmitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "submit", abstract: "Run commands written as JSON Lines, for scripts.",
+        discussion: """
+            One JSON object per line; `command` names it (podcast.create, episode.create, transcript.import, ...) \
+            and schemas/commands/ gives each one's fields. Podcasts and episodes are named as on the command line. \
+            The whole input is read and checked before anything runs.
+
+            Each command is its own commit, and the first refused one stops the rest (--keep-going goes on). \
+            With --atomic, every command is decided first and all go in one commit, or none does. \
+            One result line is printed per command tried.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The file of commands, or - (the default) for standard input.") var file = "-"
+    @Flag(help: "All commands in one commit, or none.") var atomic = false
+    @Flag(help: "Go on after a refused command (not with --atomic).") var keepGoing = false
+
+    func validate() throws {
+        if atomic && keepGoing { throw ValidationError("--atomic and --keep-going cannot be given together: an atomic batch is all or nothing.") }
+    }
+
+    func run() throws {
+        try Session.run(global) { session in
+            let text = String(decoding: try Files.read(file), as: UTF8.self)
+            let submissions = try Script.parse(text, now: session.now, readFile: Files.read)
+            let library = try session.library()
+            let bar = ProgressBar("submitting", quiet: global.quiet || submissions.count < 100)
+            let report: SubmitReport
+            do {
+                report = try library.submit(
+                    submissions, actor: global.actorName, atomic: atomic, keepGoing: keepGoing,
+                    progress: { bar.update(done: $0, of: submissions.count, unit: "commands") })
+            } catch let failure as SubmitFailure {
+                bar.finish()
+                session.printRefusal(failure)
+                Terminal.printError("nothing was written: with --atomic, one refused command stops them all.")
+                throw ExitCode(ExitStatus(for: failure).rawValue)
+            }
+            bar.finish()
+            session.warnIfBehind(report)
+            var firstFailure: SubmitFailure?
+            for result in report.results {
+                switch result {
+                case .success(let outcome):
+                    session.printOutcome(outcome)
+                case .failure(let failure):
+                    firstFailure = firstFailure ?? failure
+                    session.printRefusal(failure)
+                }
+            }
+            if let firstFailure { throw ExitCode(ExitStatus(for: firstFailure).rawValue) }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Episodic
+import PodcastDomain
+
+struct TranscriptCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "transcript", abstract: "Import, convert to SRT, export and clear transcripts.",
+        subcommands: [Import.self, Convert.self, Export.self, Clear.self])
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import a transcript (UTF-8 text, up to 10 MB), replacing the episode's current one.",
+            discussion: "Subtitles made from the previous transcript become outdated; run `transcript convert` again.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The transcript file, or - for standard input.") var file: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(.importTranscript(try Files.read(file), into: .text(episode)))
+            }
+        }
+    }
+
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert",
+            abstract: "Convert the episode's transcript to SRT subtitles.",
+            discussion: "Reads the three transcript layouts DOMAIN.md describes; a transcript that cannot be read is refused with the line at fault.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(Submission(.convertTranscript(.text(episode))))
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write the episode's SRT subtitles to a file, or to standard output.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The file to write (default: standard output).") var file: String?
+
+        func run() throws {
+            try Session.run(global) { session in
+                let (srt, outdated) = try session.library().subtitles(of: .text(episode))
+                if outdated {
+                    Terminal.printError("warning: these subtitles were made from an earlier transcript. "
+                        + "Run `episodic transcript convert \(episode)` to bring them up to date.")
+                }
+                try Files.write(srt, to: file)
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "clear", abstract: "Remove the episode's transcript.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .clearTranscript))) }
+        }
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// `episodic`: the command line of a podcast production library.
+@main
+struct EpisodicTool: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "episodic",
+        abstract: "Shows, episodes, transcripts, subtitles and thumbnails, kept as an event log.",
+        discussion: """
+            The library is found at --library PATH, else $EPISODIC_LIBRARY, else $XDG_DATA_HOME/episodic \
+            (~/.local/share/episodic). Create it with `episodic init`.
+
+            A podcast is named by its id, a unique prefix of its id, or its name. An episode is named by its id, \
+            a unique prefix of its id, or <podcast>/<number>.
+
+            Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
+            input file); 66 no library, or no such input file; 74 damaged data; 75 conflict or lock timeout \
+            (try again); 1 anything else.
+            """,
+        subcommands: [
+            InitCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
+            ThumbnailCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
+        ]
+    )
+}

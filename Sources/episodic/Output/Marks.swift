@@ -1,0 +1,7 @@
+/// The flags of an episode list, as marks people read at a glance.
+enum Marks {
+    /// `✓` present, `!` present but outdated, `–` missing.
+    static func mark(_ present: Bool, outdated: Bool = false) -> String {
+        present ? (outdated ? "!" : "✓") : "–"
+    }
+}

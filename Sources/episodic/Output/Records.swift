@@ -1,0 +1,186 @@
+import CoreValues
+import Episodic
+import EventLog
+import PodcastDomain
+import Projections
+
+// What `--json` prints: stable, documented in schemas/cli-output.md. Keys are sorted; a key whose
+// value is absent (no description, no publish date) is left out.
+
+/// What a command that changes something did.
+struct OutcomeRecord: Encodable {
+    struct Positions: Encodable {
+        var first: UInt64
+        var last: UInt64
+    }
+
+    var command: String
+    var commandID: String
+    var created: String?
+    var events: [String]
+    var positions: Positions?
+
+    init(_ outcome: SubmitOutcome) {
+        command = outcome.name
+        commandID = outcome.commandID.description
+        created = outcome.created?.description
+        events = outcome.events.map(\.type)
+        positions = outcome.positions.map { Positions(first: $0.lowerBound.rawValue, last: $0.upperBound.rawValue) }
+    }
+
+    /// The same, for people.
+    var sentence: String {
+        var parts = [command + ":"]
+        if let created { parts.append("created \(created);") }
+        if let positions {
+            let count = events.count
+            let at = positions.first == positions.last ? "position \(positions.first)" : "positions \(positions.first)-\(positions.last)"
+            parts.append("\(count) event\(count == 1 ? "" : "s") at \(at) (\(events.joined(separator: ", "))), command \(commandID)")
+        } else {
+            parts.append("nothing to change")
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A command of a batch that was refused; `index` counts the batch's commands from 0.
+struct RefusalRecord: Encodable {
+    var command: String
+    var index: Int
+    var error: ErrorRecord.Details
+}
+
+struct ErrorRecord: Encodable {
+    struct Details: Encodable {
+        var kind: String
+        var message: String
+    }
+
+    var error: Details
+}
+
+struct PodcastRecord: Encodable {
+    var id: String
+    var name: String
+    var description: String?
+    var createdAt: Timestamp
+    var episodeCount: Int
+    var missingTranscriptCount: Int
+    var missingThumbnailCount: Int
+    var artwork: BlobRef?
+
+    init(_ podcast: PodcastSummary) {
+        id = podcast.id.description
+        name = podcast.name
+        description = podcast.description
+        createdAt = podcast.createdAt
+        episodeCount = podcast.episodeCount
+        missingTranscriptCount = podcast.missingTranscriptCount
+        missingThumbnailCount = podcast.missingThumbnailCount
+        artwork = podcast.artwork
+    }
+}
+
+struct EpisodeSummaryRecord: Encodable {
+    var id: String
+    var podcastID: String
+    var title: String
+    var number: Int
+    var publishDate: Timestamp?
+    var createdAt: Timestamp
+    var updatedAt: Timestamp
+    var hasTranscript: Bool
+    var hasSRT: Bool
+    var srtOutdated: Bool
+    var hasThumbnail: Bool
+    var thumbnailOutdated: Bool
+
+    init(_ episode: EpisodeSummary) {
+        id = episode.id.description
+        podcastID = episode.podcastID.description
+        title = episode.title
+        number = episode.number
+        publishDate = episode.publishDate
+        createdAt = episode.createdAt
+        updatedAt = episode.updatedAt
+        hasTranscript = episode.hasTranscript
+        hasSRT = episode.hasSRT
+        srtOutdated = episode.srtOutdated
+        hasThumbnail = episode.hasThumbnail
+        thumbnailOutdated = episode.thumbnailOutdated
+    }
+}
+
+struct EpisodeDetailRecord: Encodable {
+    var id: String
+    var podcastID: String
+    var title: String
+    var number: Int
+    var description: String?
+    var publishDate: Timestamp?
+    var createdAt: Timestamp
+    var updatedAt: Timestamp
+    var thumbnailSettings: ThumbnailSettings
+    var thumbnailText: String
+    var transcript: BlobRef?
+    var subtitles: SubtitlesRef?
+    var background: ImageRef?
+    var overlay: ImageRef?
+    var thumbnail: RenderedThumbnail?
+
+    init(_ episode: EpisodeDetail) {
+        id = episode.id.description
+        podcastID = episode.podcastID.description
+        title = episode.title
+        number = episode.number
+        description = episode.description
+        publishDate = episode.publishDate
+        createdAt = episode.createdAt
+        updatedAt = episode.updatedAt
+        thumbnailSettings = episode.thumbnailSettings
+        thumbnailText = episode.thumbnailText
+        transcript = episode.transcript
+        subtitles = episode.subtitles
+        background = episode.background
+        overlay = episode.overlay
+        thumbnail = episode.thumbnail
+    }
+}
+
+struct SearchHitRecord: Encodable {
+    var episodeID: String
+    var podcastID: String
+    var podcastName: String?
+    var title: String
+    var snippet: String
+    var rank: Double
+
+    init(_ hit: SearchHit) {
+        episodeID = hit.episodeID.description
+        podcastID = hit.podcastID.description
+        podcastName = hit.podcastName
+        title = hit.title
+        snippet = hit.snippet
+        rank = hit.rank
+    }
+}
+
+struct ProjectionStatusRecord: Encodable {
+    var name: String
+    var schemaVersion: Int
+    var storedSchemaVersion: Int?
+    var checkpoint: UInt64
+    var head: UInt64
+    var eventsBehind: UInt64
+    var current: Bool
+
+    init(_ status: ProjectionStatus) {
+        name = status.name
+        schemaVersion = status.schemaVersion
+        storedSchemaVersion = status.storedSchemaVersion
+        checkpoint = status.checkpoint.rawValue
+        head = status.head.rawValue
+        eventsBehind = status.eventsBehind
+        current = status.isCurrent
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+
+/// The options every subcommand takes: where the library is, who is acting, and how to print.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "path"))
+    var library: String?
+
+    @Option(name: .long, help: ArgumentHelp("Who is recorded as making the change (default: $EPISODIC_ACTOR, else your login name).", valueName: "name"))
+    var actor: String?
+
+    @Flag(name: .long, help: "Print JSON for scripts (see schemas/cli-output.md).")
+    var json = false
+
+    @Flag(name: .shortAndLong, help: "Draw no progress bar.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("How long to wait for another command that holds the library's lock.", valueName: "seconds"))
+    var lockTimeout: Double = 10
+
+    func validate() throws {
+        guard lockTimeout >= 0, lockTimeout.isFinite else { throw ValidationError("--lock-timeout must be 0 or more seconds.") }
+    }
+
+    /// `--library`, else `EPISODIC_LIBRARY`, else the XDG data directory.
+    var libraryPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let library, !library.isEmpty { return library }
+        if let path = environment["EPISODIC_LIBRARY"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/episodic" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/episodic"
+    }
+
+    /// `--actor`, else `EPISODIC_ACTOR`, else the login name.
+    var actorName: String {
+        if let actor, !actor.isEmpty { return actor }
+        let environment = ProcessInfo.processInfo.environment
+        if let actor = environment["EPISODIC_ACTOR"], !actor.isEmpty { return actor }
+        if let user = getpwuid(geteuid())?.pointee.pw_name { return String(cString: user) }
+        return environment["USER"] ?? "unknown"
+    }
+}

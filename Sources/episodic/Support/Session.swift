@@ -1,0 +1,113 @@
+import ArgumentParser
+import CoreValues
+import Episodic
+import EventLog
+import Foundation
+
+/// One invocation of a subcommand: its global options, the library, and how results and errors are
+/// printed. Every subcommand's `run` goes through ``run(_:_:)``, so that errors are reported the same
+/// way everywhere: a message on stderr saying what to do, and an exit code that tells its kind.
+struct Session {
+    let options: GlobalOptions
+    /// The time of this invocation: what a create records, and the time of its commit.
+    let now = Timestamp.now
+
+    /// Runs `body`; a thrown error is printed (as JSON with `--json`) and becomes the exit code.
+    static func run(_ options: GlobalOptions, _ body: (Session) throws -> Void) throws {
+        let session = Session(options: options)
+        do {
+            try body(session)
+        } catch let exit as ExitCode {
+            throw exit
+        } catch {
+            let status = ExitStatus(for: error)
+            session.report(error, status: status)
+            throw ExitCode(status.rawValue)
+        }
+    }
+
+    /// Opens the library; a replay that an upgrade needs draws a progress bar.
+    func library() throws -> Library {
+        let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
+        defer { bar.finish() }
+        let library = try Library(
+            at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update)
+        _ = try library.readModel()
+        return library
+    }
+
+    /// Runs one command and prints what it did.
+    func submit(_ submission: Submission) throws {
+        let report = try library().submit([submission], actor: options.actorName, clock: { now })
+        warnIfBehind(report)
+        for result in report.results {
+            switch result {
+            case .success(let outcome): printOutcome(outcome)
+            case .failure(let failure): throw failure
+            }
+        }
+    }
+
+    func printOutcome(_ outcome: SubmitOutcome) {
+        if options.json {
+            printJSON(OutcomeRecord(outcome))
+        } else {
+            print(OutcomeRecord(outcome).sentence)
+        }
+    }
+
+    /// A refused command of a batch, as its result line: on stdout with the others, so that a script
+    /// reads one line per command; the reason goes to stderr too.
+    func printRefusal(_ failure: SubmitFailure) {
+        let status = ExitStatus(for: failure)
+        let message = Self.message(for: failure, library: options.libraryPath)
+        if options.json {
+            printJSON(RefusalRecord(command: failure.name, index: failure.index, error: .init(kind: status.kind, message: message)))
+        } else {
+            print("\(failure.name): refused: \(message)")
+        }
+        Terminal.printError("error: command \(failure.index + 1) (\(failure.name)): \(message)")
+    }
+
+    func warnIfBehind(_ report: SubmitReport) {
+        guard let error = report.readModelError else { return }
+        Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(error). "
+            + "The next command will try again; `episodic projections rebuild --all` starts them afresh.")
+    }
+
+    /// Prints a table for people, fitted to the terminal, or `empty` when it has no rows.
+    func printTable(_ table: Table, empty: String) {
+        guard !table.rows.isEmpty else { return print(empty) }
+        for line in table.render(width: Terminal.width) { print(line) }
+    }
+
+    func printJSON(_ value: some Encodable) {
+        print(String(decoding: try! Self.encoder.encode(value), as: UTF8.self))
+    }
+
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// Prints `error` on stderr.
+    func report(_ error: any Error, status: ExitStatus) {
+        let message = Self.message(for: error, library: options.libraryPath)
+        if options.json {
+            let record = ErrorRecord(error: .init(kind: status.kind, message: message))
+            Terminal.printError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
+        } else {
+            Terminal.printError("error: " + message)
+        }
+    }
+
+    static func message(for error: any Error, library: String) -> String {
+        if case EventLogError.libraryMissing = error {
+            return "no library at \(library). Create one with `episodic init`, "
+                + "or point --library or EPISODIC_LIBRARY at an existing one."
+        }
+        if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Episodic
+import PodcastDomain
+
+/// Changes to thumbnail settings, as options: each given option replaces one setting, the others stay.
+/// The domain checks the ranges.
+struct ThumbnailSettingsOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The font's name (an imported font).", valueName: "name"))
+    var font: String?
+
+    @Flag(help: "Use the renderer's default bold font.")
+    var defaultFont = false
+
+    @Option(help: ArgumentHelp("Text size in points, 12 to 200.", valueName: "points"))
+    var fontSize: Double?
+
+    @Option(help: ArgumentHelp("Where the text goes: \(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
+    var position: TextPosition?
+
+    @Option(help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"))
+    var textX: Double?
+
+    @Option(help: ArgumentHelp("The text's centre down the canvas, 0 to 1.", valueName: "fraction"))
+    var textY: Double?
+
+    @Option(help: ArgumentHelp("Pixels kept clear left and right, 0 to 200.", valueName: "pixels"))
+    var horizontalPadding: Double?
+
+    @Option(help: ArgumentHelp("Pixels kept clear top and bottom, 0 to 200.", valueName: "pixels"))
+    var verticalPadding: Double?
+
+    @Option(help: ArgumentHelp("Canvas size, e.g. 1920x1080 (each side 16 to 8192).", valueName: "WxH"))
+    var canvas: CanvasSize?
+
+    @Option(help: ArgumentHelp("How the background fills the canvas: fill, fit or stretch.", valueName: "mode"))
+    var scaling: Scaling?
+
+    @Option(help: ArgumentHelp("Text colour, #RRGGBB.", valueName: "colour"))
+    var color: String?
+
+    @Flag(inversion: .prefixedNo, help: "Draw an outline around the text.")
+    var outline: Bool?
+
+    @Option(help: ArgumentHelp("Outline colour, #RRGGBB.", valueName: "colour"))
+    var outlineColor: String?
+
+    /// The settings the options change; the others stay as they are when the command runs.
+    func patch() throws -> ThumbnailSettingsPatch {
+        var patch = ThumbnailSettingsPatch()
+        if defaultFont { patch.fontName = .some(nil) }
+        if let font { patch.fontName = font }
+        patch.fontSize = fontSize
+        patch.textPositionX = textX ?? position?.point.x
+        patch.textPositionY = textY ?? position?.point.y
+        patch.horizontalPadding = horizontalPadding
+        patch.verticalPadding = verticalPadding
+        patch.canvasWidth = canvas?.width
+        patch.canvasHeight = canvas?.height
+        patch.backgroundScaling = scaling?.mode
+        patch.fontColorHex = try color.map { try Self.color($0, option: "--color") }
+        patch.outlineEnabled = outline
+        patch.outlineColorHex = try outlineColor.map { try Self.color($0, option: "--outline-color") }
+        return patch
+    }
+
+    func validate() throws {
+        if font != nil && defaultFont { throw ValidationError("--font and --default-font cannot be given together.") }
+        if position != nil && (textX != nil || textY != nil) {
+            throw ValidationError("--position sets --text-x and --text-y; give one or the other.")
+        }
+    }
+
+    private static func color(_ text: String, option: String) throws -> HexColor {
+        guard let color = HexColor(rawValue: text) else {
+            throw ValidationError("\(option) \(text) is not a colour. Write it as #RRGGBB, e.g. #FFCC00.")
+        }
+        return color
+    }
+}
+
+/// The seven text placements of DOMAIN.md.
+enum TextPosition: String, ExpressibleByArgument, CaseIterable {
+    case topLeft = "top-left", top, topRight = "top-right", center
+    case bottomLeft = "bottom-left", bottom, bottomRight = "bottom-right"
+
+    var point: (x: Double, y: Double) {
+        switch self {
+        case .topLeft: (0, 0)
+        case .top: (0.5, 0)
+        case .topRight: (1, 0)
+        case .center: (0.5, 0.5)
+        case .bottomLeft: (0, 1)
+        case .bottom: (0.5, 1)
+        case .bottomRight: (1, 1)
+        }
+    }
+}
+
+enum Scaling: String, ExpressibleByArgument, CaseIterable {
+    case fill, fit, stretch
+
+    var mode: BackgroundScaling {
+        switch self {
+        case .fill: .aspectFill
+        case .fit: .aspectFit
+        case .stretch: .stretch
+        }
+    }
+}
+
+struct CanvasSize: ExpressibleByArgument {
+    var width: Int
+    var height: Int
+
+    init?(argument: String) {
+        let sides = argument.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard sides.count == 2 else { return nil }
+        (width, height) = (sides[0], sides[1])
+    }
+}

@@ -1,0 +1,90 @@
+import EventLog
+import Foundation
+import Testing
+
+/// `episodic submit`: scripts of commands as JSON Lines, one result line per command.
+@Suite("Submitting scripts")
+struct SubmitTests {
+    static let script = """
+        {"command":"podcast.create","name":"Scripted","id":"6f1c1d2e-0000-4000-8000-00000000000a"}
+        {"command":"episode.create","podcast":"Scripted","title":"One"}
+        {"command":"episode.create","podcast":"Scripted","title":"Two","number":5,"publishDate":"2026-05-01T00:00:00.000Z"}
+        {"command":"transcript.import","episode":"Scripted/1","text":"00:00:01\\nAnn\\nHello there.\\n\\n00:00:04\\nBob\\nHi Ann.\\n"}
+        {"command":"transcript.convert","episode":"Scripted/1"}
+        {"command":"thumbnail.settings","episode":"Scripted/5","settings":{"fontSize":96,"fontColorHex":"#ffcc00"}}
+        {"command":"episode.retitle","episode":"Scripted/5","title":"Two"}
+
+        """
+
+    @Test("each command is its own commit, and each gets a result line")
+    func eachItsOwnCommit() throws {
+        let cli = CLI()
+        try cli.must("init")
+        let lines = try cli.must("submit", "--json", input: Self.script).jsonLines()
+        #expect(lines.map { $0["command"] as? String } == [
+            "podcast.create", "episode.create", "episode.create", "transcript.import", "transcript.convert",
+            "thumbnail.settings", "episode.retitle",
+        ])
+        #expect(lines[0]["created"] as? String == "6f1c1d2e-0000-4000-8000-00000000000a")
+        #expect(Set(lines.map { $0["commandID"] as! String }).count == 7)
+        // The last command changed nothing: no events, no positions.
+        #expect(lines[6]["events"] as? [String] == [])
+        #expect(lines[6]["positions"] == nil)
+        #expect(lines.dropLast().map { ($0["positions"] as! [String: Int])["first"] } == [1, 2, 3, 4, 5, 6])
+
+        let episode = try cli.object("episode", "show", "Scripted/5")
+        #expect((episode["thumbnailSettings"] as! [String: Any])["fontSize"] as? Double == 96)
+        #expect((episode["thumbnailSettings"] as! [String: Any])["fontColorHex"] as? String == "#FFCC00")
+        #expect(try cli.must("transcript", "export", "Scripted/1").out.contains("Hello there."))
+    }
+
+    @Test("--atomic puts every command in one commit, and a later command sees what an earlier one did")
+    func atomic() throws {
+        let cli = CLI()
+        try cli.must("init")
+        let lines = try cli.must("submit", "--atomic", "--json", input: Self.script).jsonLines()
+        #expect(Set(lines.map { $0["commandID"] as! String }).count == 1)
+        let events = try EventLog(at: cli.library).events()
+        #expect(events.count == 6)
+        #expect(Set(events.map(\.commandID)).count == 1)
+        #expect(lines[4]["positions"] as? [String: Int] == ["first": 5, "last": 5])
+        #expect(try cli.list("episode", "list", "Scripted").map { $0["hasSRT"] as? Bool } == [false, true])
+    }
+
+    @Test("a refusal stops the script; --keep-going goes on; the exit code is the first refusal's")
+    func refusals() throws {
+        let cli = CLI()
+        try cli.must("init")
+        let script = """
+            {"command":"podcast.create","name":"A"}
+            {"command":"podcast.create","name":"a"}
+            {"command":"podcast.create","name":"B"}
+
+            """
+        let stopped = try cli.run(["submit", "--json"], input: script)
+        #expect(stopped.status == 65)
+        #expect(try stopped.jsonLines().map { $0["command"] as? String } == ["podcast.create", "podcast.create"])
+        #expect(try stopped.jsonLines()[1]["index"] as? Int == 1)
+        #expect(stopped.err.contains("command 2 (podcast.create)"))
+        #expect(try cli.list("podcast", "list").map { $0["name"] as? String } == ["A"])
+
+        let goingOn = try cli.run(["submit", "--keep-going"], input: script.replacingOccurrences(of: "\"A\"", with: "\"C\""))
+        #expect(goingOn.status == 65)
+        #expect(goingOn.out.split(separator: "\n").count == 3)
+        #expect(Set(try cli.list("podcast", "list").map { $0["name"] as! String }) == ["A", "B", "C"])
+    }
+
+    @Test("a script is read from a file, and names transcripts by path")
+    func fromFile() throws {
+        let cli = CLI()
+        try cli.must("init")
+        let script = try cli.write("""
+            {"command":"podcast.create","name":"Filed"}
+            {"command":"episode.create","podcast":"Filed","title":"One"}
+            {"command":"transcript.import","episode":"Filed/1","file":"\(Fixtures.path("time-range-sample.txt"))"}
+
+            """, to: "script.jsonl")
+        try cli.must("submit", script)
+        #expect(try cli.list("episode", "list", "Filed").first?["hasTranscript"] as? Bool == true)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+
+/// The built `episodic` binary, run as a real child process against a library in a temporary folder.
+final class CLI {
+    /// What one invocation did.
+    struct Run {
+        var status: Int32
+        var out: String
+        var err: String
+
+        /// The output as JSON.
+        func json() throws -> Any { try JSONSerialization.jsonObject(with: Data(out.utf8)) }
+        /// Each line of the output as a JSON object (`submit --json`).
+        func jsonLines() throws -> [[String: Any]] {
+            try out.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        }
+    }
+
+    let folder: String
+    var library: String { folder + "/library" }
+    /// Variables every invocation gets, beside a clean environment (no EPISODIC_* from the caller).
+    var environment: [String: String]
+
+    init() {
+        var template = Array((NSTemporaryDirectory() + "episodic-cli-test-XXXXXX").utf8CString)
+        folder = String(cString: mkdtemp(&template)!)
+        environment = ["EPISODIC_LIBRARY": folder + "/library", "EPISODIC_ACTOR": "tester", "HOME": folder]
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    static var binary: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [bundle, bundle.deletingLastPathComponent()] {
+            let url = candidate.appendingPathComponent("episodic")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url.path }
+        }
+        return FileManager.default.currentDirectoryPath + "/.build/debug/episodic"
+    }
+
+    /// Runs `episodic arguments...`, feeding `input` on stdin.
+    @discardableResult
+    func run(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+        try start(arguments, input: input, environment: extra).finish()
+    }
+
+    /// A child started and not yet waited for.
+    struct Running {
+        let process: Process
+        let out: Pipe
+        let err: Pipe
+
+        /// Waits for the end; reads both pipes to the end first, so that a chatty child never blocks.
+        func finish() -> Run {
+            let errors = LockedData()
+            let reader = Thread { errors.set(err.fileHandleForReading.readDataToEndOfFile()) }
+            reader.start()
+            let output = out.fileHandleForReading.readDataToEndOfFile()
+            while !reader.isFinished { usleep(1_000) }
+            process.waitUntilExit()
+            return Run(
+                status: process.terminationStatus, out: String(decoding: output, as: UTF8.self),
+                err: String(decoding: errors.get(), as: UTF8.self))
+        }
+    }
+
+    /// Starts `episodic arguments...` with `input` on stdin, without waiting for it.
+    func start(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }.merging(["PATH": "/usr/bin:/bin"]) { old, _ in old }
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        let out = Pipe(), err = Pipe(), stdin = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = stdin
+        try process.run()
+        stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
+        try stdin.fileHandleForWriting.close()
+        return Running(process: process, out: out, err: err)
+    }
+
+    func run(_ arguments: String..., input: String? = nil) throws -> Run { try run(arguments, input: input) }
+
+    /// Runs a command that must succeed, and returns its output.
+    @discardableResult
+    func must(_ arguments: String..., input: String? = nil) throws -> Run {
+        let result = try run(arguments, input: input)
+        guard result.status == 0 else {
+            throw Failed(arguments: arguments, run: result)
+        }
+        return result
+    }
+
+    /// A command that must succeed with `--json`, and its output as an object.
+    func object(_ arguments: String...) throws -> [String: Any] {
+        let result = try run(arguments + ["--json"])
+        guard result.status == 0 else { throw Failed(arguments: arguments, run: result) }
+        return try result.json() as! [String: Any]
+    }
+
+    /// A list command with `--json`, as an array of objects.
+    func list(_ arguments: String...) throws -> [[String: Any]] { try list(arguments) }
+
+    func list(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try run(arguments + ["--json"])
+        guard result.status == 0 else { throw Failed(arguments: arguments, run: result) }
+        return try result.json() as! [[String: Any]]
+    }
+
+    /// The head of the library's log, as `projections status` reports it.
+    func head() throws -> Int {
+        let statuses = try list("projections", "status")
+        return statuses.first!["head"] as! Int
+    }
+
+    struct Failed: Error, CustomStringConvertible {
+        var arguments: [String]
+        var run: Run
+        var description: String { "`episodic \(arguments.joined(separator: " "))` exited with \(run.status): \(run.err)" }
+    }
+
+    /// A file in the test's folder.
+    func write(_ text: String, to name: String) throws -> String {
+        let path = folder + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// The transcripts DOMAIN.md describes, as committed with the domain's tests.
+enum Fixtures {
+    static let transcripts: String = {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("PodcastDomainTests/Fixtures/transcripts").path
+    }()
+
+    static let names = ["zencastr-excerpt.txt", "sample-transcript-hhmmss.txt", "time-range-sample.txt"]
+
+    static func path(_ name: String) -> String { transcripts + "/" + name }
+}
+
+/// Bytes handed from a reading thread.
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data = Data()
+
+    func set(_ value: Data) { lock.withLock { data = value } }
+    func get() -> Data { lock.withLock { data } }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Episodic
+import Foundation
+import PodcastDomain
+
+/// `episodic-bench cli`: the wall time of one `episodic` invocation that submits a command, on a
+/// library of 10,000 events and on one of 1,000,000, in the same run. What is timed is a real child
+/// process, from spawn to exit, doing the whole write path: open the library, take the lock, fold the
+/// episode's stream, decide, append with fsync, project.
+struct CLIBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cli", abstract: "Measures one `episodic` command's latency on a small and a large library.")
+
+    @Option(help: "A folder to work in. (default: ./.bench/cli-<pid>; an existing one needs --keep)")
+    var library: String?
+
+    @Option(help: "Events in the large library.")
+    var events = 1_000_000
+
+    @Option(help: "Events in the small library.")
+    var smallEvents = 10_000
+
+    @Option(help: "Timed invocations on each library, alternating between them.")
+    var runs = 100
+
+    @Flag(help: "Keep the folder afterwards; a later run with the same --library reuses its libraries.")
+    var keep = false
+
+    @Flag(help: "Also print the figures as one JSON object, alone on stdout (the readable lines go to stderr).")
+    var json = false
+
+    func validate() throws {
+        guard smallEvents >= 5_000, events > smallEvents else {
+            throw ValidationError("--small-events must be at least 5,000 and below --events.")
+        }
+        guard runs >= 10 else { throw ValidationError("--runs must be at least 10.") }
+    }
+
+    func run() throws {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("episodic").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release`).")
+        }
+        let folder = try ProjectionsFolder.open(library, keep: keep)
+        defer { if !keep { folder.remove() } }
+        let report = Report(jsonOutput: json)
+        report.line("library", folder.root + (keep ? " (kept)" : " (removed at the end)"))
+        report.line("disk", DiskDescription.of(folder.root))
+
+        let small = try CLITarget.prepare(events: smallEvents, at: folder.root + "/cli-small", label: "small library", report: report)
+        let large = try CLITarget.prepare(events: events, at: folder.root + "/cli-large", label: "large library", report: report)
+
+        var times: [[Double]] = [[], []]
+        for round in -3..<runs {  // three rounds to warm the page cache, not counted
+            for (index, target) in [small, large].enumerated() {
+                let seconds = try target.retitle(with: binary, round: round)
+                if round >= 0 { times[index].append(seconds * 1_000) }
+            }
+        }
+        for (index, target) in [small, large].enumerated() {
+            let p50 = times[index].median
+            report.line(
+                "submit, \(target.events.grouped()) events",
+                "p50 \(p50.grouped(decimals: 2)) ms, p99 \(times[index].nearestRank(99).grouped(decimals: 2)) ms "
+                    + "(`episodic episode retitle`, \(runs) runs; target p50 ≤ 20 ms)")
+            report.value(index == 0 ? "smallP50Milliseconds" : "largeP50Milliseconds", p50)
+        }
+        let ratio = times[1].median / times[0].median
+        report.line("large / small", "\(ratio.grouped(decimals: 2))x the small library's p50 (target: no growth)")
+        report.value("largeOverSmall", ratio)
+        report.finish()
+    }
+}
+
+/// A generated library made ready for the CLI: read models built, and an episode of its big podcast
+/// to retitle.
+private struct CLITarget {
+    let path: String
+    let events: Int
+    let episode: String
+
+    static func prepare(events: Int, at path: String, label: String, report: Report) throws -> CLITarget {
+        let plan = LibraryPlan(
+            events: events, podcasts: 10, bigPodcastEpisodes: min(10_000, events / 4), otherEpisodes: 60...200,
+            transcripts: 20, transcriptBytes: 20 * 1_024...40 * 1_024, imageScale: 1, images: 10,
+            decisionsPerCommit: 250, seed: 0xC11)
+        let generated = try GeneratedLibrary.prepare(plan, at: path, label: label, report: report)
+        let library = try Library(at: path)
+        let model = try library.currentReadModel()
+        guard let (number, _) = try model.highestNumbered(in: generated.bigPodcast, limit: 1).first else {
+            throw BenchFailure("the generated podcast \(generated.bigPodcast) has no episodes")
+        }
+        return CLITarget(path: path, events: generated.events, episode: "\(generated.bigPodcast)/\(number)")
+    }
+
+    /// Runs `episodic episode retitle` once; returns its wall time in seconds.
+    func retitle(with binary: String, round: Int) throws -> Double {
+        let arguments = ["episode", "retitle", episode, "Retitled \(round)", "--library", path, "--actor", "bench", "--quiet"]
+        var status: Int32 = 0
+        let seconds = try timed { status = try Spawn.run(binary, arguments) }
+        guard status == 0 else {
+            throw BenchFailure("`episodic \(arguments.joined(separator: " "))` exited with \(status)")
+        }
+        return seconds
+    }
+}

@@ -152,6 +152,7 @@ struct EpisodeCommands: ParsableCommand {
                     ])
                 }
                 session.printTable(table, empty: "No episodes match.")
+                if !episodes.isEmpty { print(Marks.legend) }
             }
         }
     }

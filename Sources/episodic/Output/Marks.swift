@@ -4,4 +4,7 @@ enum Marks {
     static func mark(_ present: Bool, outdated: Bool = false) -> String {
         present ? (outdated ? "!" : "✓") : "–"
     }
+
+    static let legend = "✓ present   ! outdated (made from inputs that changed since)   – missing"
+
 }

@@ -99,7 +99,7 @@ let package = Package(
         // Runs the built `episodic` binary as a child process against real libraries.
         .testTarget(
             name: "EpisodicCLITests",
-            dependencies: ["EpisodicCLI", "EventLog", "PodcastDomain"]
+            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain"]
         ),
         .testTarget(
             name: "ProjectionsTests",

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Checks schemas/events against what the domain really writes. Run by tools/check-schemas.
+"""Checks schemas/events against what the domain really writes, and schemas/commands against what
+`episodic submit` reads. Run by tools/check-schemas.
 
   check_schemas.py --schemas schemas/events --samples SAMPLES.jsonl [--fixture LOG.jsonl]
+                   [--commands schemas/commands] [--examples EXAMPLES.jsonl] [--script-line ScriptLine.swift]
 
 SAMPLES.jsonl holds the lines of domain-event-samples: {"type", "schemaVersion", "payload"}.
 Fails (exit 1, one line per problem) when a schema file is not a valid draft 2020-12 schema or a $ref
@@ -9,6 +11,14 @@ does not resolve, when a sample does not validate or its type has no schema, whe
 sample (except the old shapes in UNSAMPLED), when a v1 line of the fixture log does not validate, or
 when a schema accepts a sample broken on purpose (a required field dropped, an unknown field added, a
 value out of range, of the wrong form or of the wrong type).
+
+It checks schemas/commands, the lines `episodic submit` reads, the same way: each schema must have the
+fields, required and optional, of the parser's `shapes` table (read from ScriptLine.swift), every line
+of schemas/commands/examples.jsonl must validate, the lines together must show every command, every
+field, every null allowed and every thumbnail setting, and lines broken on purpose (a field missing,
+unknown or of the wrong type, a value out of range, a bad UUID or time, a transcript given twice) must
+be refused, while odd lines the domain takes (text between spaces, a lowercase colour) must not be.
+That the parser takes every example is Tests/EpisodicCLITests/CommandSchemaExamplesTests.swift's job.
 """
 import argparse
 import copy
@@ -22,6 +32,7 @@ from jsonschema.exceptions import SchemaError
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 BASE = "https://episodic.example/schemas/events/"
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 DEFINITIONS = "definitions.schema.json"
@@ -112,9 +123,10 @@ def pointer(path):
 # MARK: Schemas
 
 
-def load_schemas(folder):
-    """Returns ({(type, version): (file name, schema)}, [all schemas]) after checking each file."""
-    events, everything = {}, []
+def load_folder(folder, base):
+    """[(path, schema)] for every schema file of `folder`, after the checks every schema gets: valid
+    draft 2020-12, `$id` under `base`, a title and a description, every object closed."""
+    everything = []
     files = sorted(folder.glob("*.json"))
     if not any(path.name == DEFINITIONS for path in files):
         problem(f"{folder}/{DEFINITIONS} is missing")
@@ -133,14 +145,21 @@ def load_schemas(folder):
             continue
         if schema.get("$schema") != DRAFT:
             problem(f'{path}: "$schema" must be "{DRAFT}"')
-        if schema.get("$id") != BASE + path.name:
-            problem(f'{path}: "$id" must be "{BASE + path.name}", found {schema.get("$id")!r}')
+        if schema.get("$id") != base + path.name:
+            problem(f'{path}: "$id" must be "{base + path.name}", found {schema.get("$id")!r}')
         for key in ("title", "description"):
             if not isinstance(schema.get(key), str) or not schema[key].strip():
                 problem(f'{path}: needs a "{key}"')
         for where, sub in objects_without_closed_properties(schema):
             problem(f"{path}: the object schema at {where} does not say additionalProperties: false")
         everything.append((path, schema))
+    return everything
+
+
+def load_schemas(folder):
+    """Returns ({(type, version): (file name, schema)}, [all schemas]) after checking each file."""
+    events, everything = {}, load_folder(folder, BASE)
+    for path, schema in everything:
         if path.name == DEFINITIONS:
             continue
         match = FILE_NAME.match(path.name)
@@ -390,11 +409,379 @@ def negative_checks(subjects, events, validators):
     return tried
 
 
+# MARK: Commands: the lines of `episodic submit`
+
+COMMAND_BASE = "https://episodic.example/schemas/commands/"
+COMMAND_FILE_NAME = re.compile(r"^([a-z]+(?:\.[a-z]+(?:-[a-z]+)*)+)\.schema\.json$")
+SHAPE = re.compile(r'"([a-z][a-z.-]*)":\s*\(\[([^\]]*)\],\s*\[([^\]]*)\]\)')
+
+# A second statement of the domain's limits, so that the broken lines do not trust the schemas:
+# free text field -> (limit once trimmed, one line only).
+COMMAND_TEXT = {"name": (200, True), "title": (200, True), "description": (5000, False), "fontName": (200, True)}
+THUMBNAIL_TEXT_LIMIT = 100
+# Setting -> its range, as ThumbnailSettings.swift gives it.
+SETTING_RANGES = {
+    "fontSize": (12, 200), "textPositionX": (0, 1), "textPositionY": (0, 1), "horizontalPadding": (0, 200),
+    "verticalPadding": (0, 200), "canvasWidth": (16, 8192), "canvasHeight": (16, 8192),
+}
+# Setting -> values just outside its range, and whether it is a whole number.
+SETTING_OUT_OF_RANGE = {
+    "fontSize": ((11.9, 200.5), False), "textPositionX": ((-0.01, 1.01), False),
+    "textPositionY": ((-0.01, 1.01), False), "horizontalPadding": ((-1, 200.5), False),
+    "verticalPadding": ((-1, 200.5), False), "canvasWidth": ((15, 8193), True), "canvasHeight": ((15, 8193), True),
+}
+# Two characters the patterns must get right: U+00A0 is white space the domain trims, and U+2028 is a
+# line break to it, so a one-line text cannot hold one.
+NO_BREAK_SPACE, LINE_SEPARATOR = "\u00a0", "\u2028"
+
+
+def read_shapes(path):
+    """The `shapes` table of ScriptLine.swift: {command: (required, optional)}, read from the Swift
+    source so that the schemas are held to the parser and not to a copy of it."""
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as error:
+        problem(f"{path}: cannot be read: {error}")
+        return {}
+    start = source.find("static let shapes")
+    end = source.find("]\n", start)
+    shapes = {}
+    for name, required, optional in SHAPE.findall(source[start:end] if start >= 0 else ""):
+        shapes[name] = (re.findall(r'"(\w+)"', required), re.findall(r'"(\w+)"', optional))
+    if not shapes:
+        problem(f"{path}: found no `shapes` table to compare the command schemas with")
+    return shapes
+
+
+def load_command_schemas(folder, shapes):
+    """Returns ({command: (file name, schema)}, [all schemas]), each held to the command's shape."""
+    commands, everything = {}, load_folder(folder, COMMAND_BASE)
+    for path, schema in everything:
+        if path.name == DEFINITIONS:
+            continue
+        match = COMMAND_FILE_NAME.match(path.name)
+        if not match:
+            problem(f"{path}: a command schema must be named <command>.schema.json, e.g. podcast.create.schema.json")
+            continue
+        name = match[1]
+        commands[name] = (path.name, schema)
+        if name not in shapes:
+            problem(f"{path}: the parser has no command {name} (ScriptLine.shapes)")
+            continue
+        required, optional = shapes[name]
+        properties = schema.get("properties", {})
+        if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
+            problem(f"{path}: a command schema must be an object with additionalProperties: false")
+        if properties.get("command") != {"const": name}:
+            problem(f'{path}: "command" must be {{"const": "{name}"}}')
+        if sorted(schema.get("required", [])) != sorted(["command", *required]):
+            problem(f"{path}: requires {sorted(schema.get('required', []))}; the parser requires "
+                    f"{sorted(['command', *required])}")
+        if sorted(properties) != sorted(["command", *required, *optional]):
+            problem(f"{path}: has the fields {sorted(properties)}; the parser reads "
+                    f"{sorted(['command', *required, *optional])}")
+    for name in sorted(set(shapes) - set(commands)):
+        problem(f"{folder}/{name}.schema.json is missing: the parser reads {name}")
+    return commands, everything
+
+
+def nullable(property_schema):
+    return any(option.get("type") == "null" for option in property_schema.get("anyOf", []))
+
+
+def read_examples(path):
+    """[(line number, line)] of the fixture's command lines; blank lines are skipped, as submit does."""
+    examples = []
+    for number, text in enumerate(path.read_text(encoding="utf-8").split("\n"), 1):
+        if not text.strip():
+            continue
+        try:
+            line = json.loads(text)
+        except json.JSONDecodeError as error:
+            problem(f"{path.name}:{number}: not JSON: {error}")
+            continue
+        if not isinstance(line, dict) or not isinstance(line.get("command"), str):
+            problem(f'{path.name}:{number}: not an object with a "command": {text[:120]}')
+            continue
+        examples.append((number, line))
+    return examples
+
+
+def validate_examples(path, examples, commands, validators, settings_schema):
+    """Validates each line against its command's schema, and checks that the lines show every field:
+    each command, each of its fields, null wherever null is allowed, and every thumbnail setting."""
+    seen, nulls, settings_seen, settings_nulls = {}, {}, set(), set()
+    for number, line in examples:
+        name = line["command"]
+        if name not in commands:
+            problem(f"{path.name}:{number}: no schema for the command {name!r}")
+            continue
+        for where, message in errors_of(validators[name], line):
+            problem(f"{path.name}:{number} ({name}) does not match {commands[name][0]}: at {where}: {message}")
+        seen.setdefault(name, set()).update(line)
+        nulls.setdefault(name, set()).update(key for key, value in line.items() if value is None)
+        if isinstance(line.get("settings"), dict):
+            settings_seen.update(line["settings"])
+            settings_nulls.update(key for key, value in line["settings"].items() if value is None)
+    for name, (file_name, schema) in sorted(commands.items()):
+        if name not in seen:
+            problem(f"{path.name}: no line for {name}; add one")
+            continue
+        for key, property_schema in schema.get("properties", {}).items():
+            if key not in seen[name]:
+                problem(f"{path.name}: no {name} line gives {key}; add one")
+            elif nullable(property_schema) and key not in nulls[name]:
+                problem(f"{path.name}: no {name} line gives {key} as null; add one")
+    for key, property_schema in settings_schema.get("properties", {}).items():
+        if key not in settings_seen:
+            problem(f"{path.name}: no line sets the thumbnail setting {key}; add one")
+        elif nullable(property_schema) and key not in settings_nulls:
+            problem(f"{path.name}: no line sets the thumbnail setting {key} to null; add one")
+    return len(seen)
+
+
+def broken_text(key, value, limit, one_line, blank_allowed):
+    """Free text the domain refuses: too long once trimmed, on two lines, blank where it is required."""
+    if not blank_allowed:
+        yield f"{key} empty", ""
+        yield f"{key} blank", f" \t{NO_BREAK_SPACE}\n"
+    yield f"{key} of {limit + 1} characters", "x" * (limit + 1)
+    yield f"{key} of {limit + 1} characters between spaces", " " + "x" * (limit + 1) + " "
+    if one_line:
+        yield f"{key} on two lines", "a\nb"
+        yield f"{key} on two lines (U+2028)", f"a{LINE_SEPARATOR}b"
+        yield f"{key} on two lines (CR)", "a\rb"
+
+
+def lenient_text(key, value, limit, one_line, blank_allowed):
+    """Free text the domain takes, as it trims first: the schema must take it too."""
+    yield f"{key} between white space", f" \t{NO_BREAK_SPACE}" + value + " \n"
+    yield f"{key} of {limit} characters between spaces", "  " + "x" * limit + "\n"
+    if blank_allowed:
+        yield f"{key} empty (none)", ""
+        yield f"{key} blank (none)", " \n "
+    if not one_line:
+        yield f"{key} on several lines", "one\n\ntwo\r\nthree"
+
+
+def broken_setting(key, value):
+    if value is None:
+        yield f"settings.{key} as a number", 7
+        return
+    if key in SETTING_OUT_OF_RANGE:
+        (below, above), whole = SETTING_OUT_OF_RANGE[key]
+        yield f"settings.{key} = {below}", below
+        yield f"settings.{key} = {above}", above
+        yield f"settings.{key} as a string", str(value)
+        yield f"settings.{key} as null", None
+        if whole:
+            yield f"settings.{key} = 1920.5", 1920.5
+    elif key in ("fontColorHex", "outlineColorHex"):
+        yield f"settings.{key} as #RGB", "#FFF"
+        yield f"settings.{key} by name", "red"
+        yield f"settings.{key} without #", value[1:]
+        yield f"settings.{key} with a non-hex digit", "#GGCC00"
+        yield f"settings.{key} with a trailing space", value + " "
+        yield f"settings.{key} as null", None
+    elif key == "backgroundScaling":
+        yield f"settings.{key} = fill", "fill"
+        yield f"settings.{key} in another case", value[0].upper() + value[1:]
+        yield f"settings.{key} as null", None
+    elif key == "outlineEnabled":
+        yield f"settings.{key} as a string", str(value).lower()
+        yield f"settings.{key} as 1", 1
+        yield f"settings.{key} as null", None
+    elif key == "fontName":
+        yield f"settings.{key} as a number", 7
+        limit, one_line = COMMAND_TEXT[key]
+        for what, text in broken_text(f"settings.{key}", value, limit, one_line, blank_allowed=True):
+            yield what, text
+    else:
+        problem(f"no negative checks for the thumbnail setting {key}; teach broken_setting")
+
+
+def broken_value(name, key, value, optional):
+    """(what, value) for `key` of a `name` line: each one the schema must refuse."""
+    if key in ("podcast", "episode"):
+        yield f"{key} empty", ""
+        yield f"{key} blank", "  "
+    if key == "settings":
+        yield "settings as an array", [value]
+        yield "settings as a string", json.dumps(value)
+        yield "settings as null", None
+        yield "settings with an unknown (misspelt) setting", {**value, "fontsize": 40}
+        for setting, setting_value in value.items():
+            for what, broken in broken_setting(setting, setting_value):
+                yield what, {**value, setting: broken}
+        return
+    if value is None:
+        yield f"{key} as a number" if key != "number" else f"{key} as a string", 7 if key != "number" else "7"
+        return
+    if isinstance(value, bool):
+        yield f"{key} as a string", str(value).lower()
+        return
+    if isinstance(value, (int, float)):
+        yield f"{key} as a string", str(value)
+        yield f"{key} as a boolean", True
+        if key == "number":
+            for bad in (0, -1, 2147483648, 1.5):
+                yield f"{key} = {bad}", bad
+        if not optional:
+            yield f"{key} as null", None
+        return
+    if not isinstance(value, str):
+        problem(f"{name}: no negative checks for {key} = {value!r}; teach broken_value")
+        return
+    yield f"{key} as a number", 7
+    yield f"{key} as an array", [value]
+    if not optional:
+        yield f"{key} as null", None
+    if key in COMMAND_TEXT:
+        limit, one_line = COMMAND_TEXT[key]
+        yield from broken_text(key, value, limit, one_line, blank_allowed=key == "description")
+    elif key == "text" and name == "thumbnail.text":
+        yield from broken_text(key, value, THUMBNAIL_TEXT_LIMIT, True, blank_allowed=True)
+    elif key == "text":
+        yield "text empty", ""
+        yield "text blank", " \n\t\ufeff"
+    elif key == "file":
+        yield "file empty", ""
+    elif key == "id":
+        yield "id not a UUID", "not-a-uuid"
+        yield "id without dashes", value.replace("-", "")
+        yield "id with a non-hex letter", "g" + value[1:]
+        yield "id one digit short", value[:-1]
+        yield "id in braces", "{" + value + "}"
+        yield "id with a line feed after it", value + "\n"
+    elif key == "publishDate":
+        yield "publishDate without milliseconds", value[:19] + "Z"
+        yield "publishDate with an offset", value[:23] + "+00:00"
+        yield "publishDate without a zone", value[:23]
+        yield "publishDate with a lowercase z", value[:23] + "z"
+        yield "publishDate with a space for T", value[:10] + " " + value[11:]
+        yield "publishDate as a date", value[:10]
+        yield "publishDate in 1969", "1969" + value[4:]
+        yield "publishDate in month 13", value[:5] + "13" + value[7:]
+        yield "publishDate on day 32", value[:8] + "32" + value[10:]
+        yield "publishDate at hour 24", value[:11] + "24" + value[13:]
+        yield "publishDate with a line feed after it", value + "\n"
+    elif key not in ("podcast", "episode"):
+        problem(f"{name}: no negative checks for the string field {key}; teach broken_value")
+
+
+def broken_lines(name, line, shape):
+    """(what was broken, the broken line): each one a line the schema of `name` must refuse."""
+    required, optional = shape
+    other = "episode.delete" if name != "episode.delete" else "podcast.delete"
+    yield f"command = {other}", {**line, "command": other}
+    yield "command unknown", {**line, "command": "podcast.launch"}
+    yield "command as a number", {**line, "command": 7}
+    yield "without command", without(line, ("command",))
+    yield "an unknown field", {**line, "unexpectedField": 1}
+    yield "a field misspelt", {**line, "publish_date": "2026-11-21T18:30:00.000Z"}
+    for key in required:
+        if key in line:
+            yield f"without the required {key}", without(line, (key,))
+    for key, value in line.items():
+        if key == "command":
+            continue
+        for what, broken in broken_value(name, key, value, key in optional):
+            yield what, {**line, key: broken}
+    if name == "transcript.import":
+        yield "both file and text", {**line, "file": "transcript.txt", "text": "00:00:01\nA\nHi.\n"}
+        alone = {key: value for key, value in line.items() if key not in ("file", "text")}
+        yield "neither file nor text", alone
+        yield "file as null", {**alone, "file": None}
+        yield "text as null", {**alone, "text": None}
+
+
+def lenient_lines(name, line):
+    """(what, line): lines the domain takes although they look odd; the schema must take them too."""
+    for key, value in line.items():
+        if key == "command" or not isinstance(value, (str, int, float, dict)) or isinstance(value, bool):
+            continue
+        if key in COMMAND_TEXT:
+            limit, one_line = COMMAND_TEXT[key]
+            for what, text in lenient_text(key, value, limit, one_line, blank_allowed=key == "description"):
+                yield what, {**line, key: text}
+        elif key == "text" and name == "thumbnail.text":
+            for what, text in lenient_text(key, value, THUMBNAIL_TEXT_LIMIT, True, blank_allowed=True):
+                yield what, {**line, key: text}
+        elif key == "id":
+            yield "id in uppercase", {**line, key: value.upper()}
+        elif key == "number":
+            yield "number written 2.0", {**line, key: 2.0}
+            yield "number = 2147483647", {**line, key: 2147483647}
+        elif key == "settings" and value:
+            yield "settings empty", {**line, key: {}}
+            if "fontColorHex" in value:
+                yield "settings.fontColorHex in lowercase", {**line, key: {**value, "fontColorHex": "#abcdef"}}
+            if "fontName" in value:
+                yield "settings.fontName empty (the default font)", {**line, key: {**value, "fontName": ""}}
+            if "canvasWidth" in value:
+                yield "settings.canvasWidth written 1920.0", {**line, key: {**value, "canvasWidth": 1920.0}}
+            for setting, (low, high) in SETTING_RANGES.items():
+                if setting in value:
+                    yield f"settings.{setting} = {low}", {**line, key: {**value, setting: low}}
+                    yield f"settings.{setting} = {high}", {**line, key: {**value, setting: high}}
+
+
+def command_checks(path, examples, commands, validators, shapes):
+    """Every broken line must be refused and every lenient one taken; returns how many of each."""
+    broken_count, lenient_count = 0, 0
+    for number, line in examples:
+        name = line["command"]
+        if name not in commands or name not in shapes:
+            continue
+        validator, file_name = validators[name], commands[name][0]
+        for what, broken in broken_lines(name, line, shapes[name]):
+            if json.dumps(broken, sort_keys=True) == json.dumps(line, sort_keys=True):  # True == 1 in Python
+                problem(f"the negative check {what!r} left {path.name}:{number} unchanged; make it break something")
+                continue
+            broken_count += 1
+            try:
+                accepted = validator.is_valid(broken)
+            except Unresolvable as error:
+                problem(f"{file_name} cannot be applied: $ref {unresolvable(error)}")
+                break
+            if accepted:
+                problem(f"{file_name} accepts a broken {name} ({path.name}:{number}): {what}")
+        for what, lenient in lenient_lines(name, line):
+            lenient_count += 1
+            for where, message in errors_of(validator, lenient):
+                problem(f"{file_name} refuses a line the domain takes ({path.name}:{number} with {what}): "
+                        f"at {where}: {message}")
+    return broken_count, lenient_count
+
+
+def check_commands(folder, examples_path, script_line):
+    """Checks schemas/commands against the parser's shapes and the example lines; returns the summary."""
+    shapes = read_shapes(script_line)
+    commands, everything = load_command_schemas(folder, shapes)
+    registry = make_registry(everything)
+    validators = {name: Draft202012Validator(schema, registry=registry) for name, (_, schema) in commands.items()}
+    definitions = next((schema for path, schema in everything if path.name == DEFINITIONS), {})
+    settings_schema = definitions.get("$defs", {}).get("ThumbnailSettings", {})
+    if not settings_schema:
+        problem(f"{folder}/{DEFINITIONS}: no $defs/ThumbnailSettings")
+    if not examples_path.exists():
+        problem(f"{examples_path} is missing: it holds the example lines of every command")
+        return ""
+    examples = read_examples(examples_path)
+    covered = validate_examples(examples_path, examples, commands, validators, settings_schema)
+    broken, lenient = command_checks(examples_path, examples, commands, validators, shapes)
+    return (f"commands: {len(examples)} example lines of {covered} commands valid against {len(commands)} schemas "
+            f"(fields as in {script_line.name}); {broken} broken lines all rejected, {lenient} lenient lines accepted")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--schemas", type=pathlib.Path, required=True)
     parser.add_argument("--samples", type=pathlib.Path, required=True)
     parser.add_argument("--fixture", type=pathlib.Path)
+    parser.add_argument("--commands", type=pathlib.Path, default=ROOT / "schemas/commands")
+    parser.add_argument("--examples", type=pathlib.Path, help="default: examples.jsonl in --commands")
+    parser.add_argument("--script-line", type=pathlib.Path, default=ROOT / "Sources/Episodic/Scripting/ScriptLine.swift")
     arguments = parser.parse_args()
 
     events, everything = load_schemas(arguments.schemas)
@@ -413,6 +800,9 @@ def main():
     subjects = [(f"sample {n}", (t, v), p) for n, t, v, p in samples if (t, v) in events] + fixture_subjects
     broken = negative_checks(subjects, events, validators)
 
+    commands = check_commands(
+        arguments.commands, arguments.examples or arguments.commands / "examples.jsonl", arguments.script_line)
+
     if problems:
         print(f"schemas: {len(problems)} problem{'s' if len(problems) != 1 else ''} (listed above)")
         return 1
@@ -420,6 +810,7 @@ def main():
     fixture = f"; {fixture_lines} fixture lines valid" if arguments.fixture and arguments.fixture.exists() else ""
     print(f"schemas: {len(samples)} samples of {types} types valid against {len(events)} schemas{fixture}; "
           f"{broken} broken samples all rejected")
+    print(commands)
     return 0
 
 

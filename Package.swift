@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "PodcastDomain", targets: ["PodcastDomain"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "ThumbnailRenderer", targets: ["ThumbnailRenderer"]),
         .executable(name: "episodic-bench", targets: ["episodic-bench"]),
     ],
     dependencies: [
@@ -36,6 +37,14 @@ let package = Package(
         ),
         // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
         .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
+        // libgd from the system (Debian: libgd-dev), with FreeType for text. No pkgConfig: gdlib.pc passes
+        // on its private dependencies' flags, which SwiftPM refuses with a warning; gd.h is in /usr/include.
+        .systemLibrary(name: "CGD"),
+        // Thumbnails as a pure function of images, settings, text and font: bytes in, bytes out (libgd).
+        .target(
+            name: "ThumbnailRenderer",
+            dependencies: ["CGD", "CoreValues", "PodcastDomain", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Read models in SQLite, built from the log by projectors; a schema change is a replay.
         .target(
             name: "Projections",

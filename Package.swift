@@ -97,6 +97,12 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests.
+        .testTarget(
+            name: "ThumbnailRendererTests",
+            dependencies: ["ThumbnailRenderer", "EventLog"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "ProjectionsTests",
             dependencies: [

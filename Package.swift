@@ -61,6 +61,7 @@ let package = Package(
                 "Episodic",
                 "PodcastDomain",
                 "Projections",
+                "ThumbnailRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

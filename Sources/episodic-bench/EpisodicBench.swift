@@ -7,5 +7,7 @@ struct EpisodicBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episodic-bench",
         abstract: "Measures Episodic's storage on this machine.",
-        subcommands: [LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, RebuildChild.self])
+        subcommands: [
+            LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, ThumbnailBenchmark.self, RebuildChild.self,
+        ])
 }

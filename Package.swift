@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Episodic", targets: ["Episodic"]),
         .executable(name: "episodic", targets: ["EpisodicCLI"]),
+        .library(name: "ThumbnailRenderer", targets: ["ThumbnailRenderer"]),
         .executable(name: "episodic-bench", targets: ["episodic-bench"]),
     ],
     dependencies: [
@@ -38,6 +39,14 @@ let package = Package(
         ),
         // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
         .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
+        // libgd from the system (Debian: libgd-dev), with FreeType for text. No pkgConfig: gdlib.pc passes
+        // on its private dependencies' flags, which SwiftPM refuses with a warning; gd.h is in /usr/include.
+        .systemLibrary(name: "CGD"),
+        // Thumbnails as a pure function of images, settings, text and font: bytes in, bytes out (libgd).
+        .target(
+            name: "ThumbnailRenderer",
+            dependencies: ["CGD", "CoreValues", "PodcastDomain", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         // Read models in SQLite, built from the log by projectors; a schema change is a replay.
         .target(
             name: "Projections",
@@ -60,6 +69,7 @@ let package = Package(
                 "Episodic",
                 "PodcastDomain",
                 "Projections",
+                "ThumbnailRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -100,6 +110,12 @@ let package = Package(
         .testTarget(
             name: "EpisodicCLITests",
             dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain"]
+        ),
+        // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests.
+        .testTarget(
+            name: "ThumbnailRendererTests",
+            dependencies: ["ThumbnailRenderer", "EventLog"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "ProjectionsTests",

@@ -7,5 +7,8 @@ struct EpisodicBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "episodic-bench",
         abstract: "Measures Episodic's storage on this machine.",
-        subcommands: [LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, RebuildChild.self])
+        subcommands: [
+            LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, ThumbnailBenchmark.self,
+            RebuildChild.self,
+        ])
 }

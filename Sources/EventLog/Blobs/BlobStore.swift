@@ -17,12 +17,7 @@ public struct BlobStore: Sendable {
 
     /// The sha256 reference of `bytes`, without storing them.
     public static func reference(for bytes: some DataProtocol) -> BlobRef {
-        let digest = SHA256.hash(data: bytes)
-        let hex = digest.map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
-        }.joined()
-        return BlobRef(sha256: hex, byteCount: bytes.count)!
+        BlobRef(sha256: SHA256.hash(data: bytes).lowercaseHex, byteCount: bytes.count)!
     }
 
     /// Stores `bytes` durably (file and folder fsynced) and returns their reference.

@@ -77,7 +77,7 @@ public enum EpisodeDecider {
                     setting: "stored thumbnail size", value: "\(image.width) x \(image.height)",
                     allowed: "at most \(storedThumbnailSide) pixels on the longest side")
             }
-            let format: RenderedThumbnail.Format = inputs.overlay == nil ? .jpeg : .png
+            let format = RenderedThumbnail.Format.stored(withOverlay: inputs.overlay != nil)
             guard thumbnail.format == format else {
                 throw .settingOutOfRange(
                     setting: "stored thumbnail format", value: thumbnail.format.rawValue,

@@ -52,7 +52,12 @@ public struct ThumbnailInputs: Hashable, Sendable, Codable {
 
 /// A rendered thumbnail as stored: at most 1024 px on its longest side.
 public struct RenderedThumbnail: Hashable, Sendable, Codable {
-    public enum Format: String, Hashable, Sendable, Codable, CaseIterable { case jpeg, png }
+    public enum Format: String, Hashable, Sendable, Codable, CaseIterable {
+        case jpeg, png
+
+        /// JPEG for a background alone; PNG when an overlay is drawn, whose sharp edges JPEG would smear.
+        public static func stored(withOverlay: Bool) -> Format { withOverlay ? .png : .jpeg }
+    }
 
     public var image: ImageRef
     public var format: Format

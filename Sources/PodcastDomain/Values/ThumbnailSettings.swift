@@ -5,7 +5,8 @@ public struct ThumbnailSettings: Hashable, Sendable, Codable {
     public var fontName: String?
     /// Points, 12 to 200.
     public var fontSize: Double
-    /// Where the text's centre goes, as a fraction of the canvas, 0 to 1 (0.5, 0.5 is the centre).
+    /// Where the text's centre goes, as a fraction of the canvas, 0 to 1 (0.5, 0.5 is the centre), moved
+    /// in to keep clear of the padding: 0 and 1 put the text against it. ``TextPosition`` names the presets.
     public var textPositionX: Double
     public var textPositionY: Double
     /// Pixels kept clear at the left and right (horizontal) and top and bottom (vertical), 0 to 200.
@@ -50,6 +51,9 @@ public struct ThumbnailSettings: Hashable, Sendable, Codable {
 
     /// The canvas presets a user picks from; any other size inside ``canvasSides`` is "custom".
     public static let canvasPresets: [(width: Int, height: Int)] = [(1920, 1080), (1280, 720), (3840, 2160), (1080, 1080)]
+
+    /// These settings as a command would store them (the font name trimmed), or the first rule they break.
+    public func validated() throws(DomainError) -> ThumbnailSettings { try Rules.settings(self) }
 }
 
 /// How the background image fills the canvas. Always centred.

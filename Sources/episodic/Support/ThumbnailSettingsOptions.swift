@@ -50,8 +50,8 @@ struct ThumbnailSettingsOptions: ParsableArguments {
         if defaultFont { patch.fontName = .some(nil) }
         if let font { patch.fontName = font }
         patch.fontSize = fontSize
-        patch.textPositionX = textX ?? position?.point.x
-        patch.textPositionY = textY ?? position?.point.y
+        patch.textPositionX = textX ?? position?.x
+        patch.textPositionY = textY ?? position?.y
         patch.horizontalPadding = horizontalPadding
         patch.verticalPadding = verticalPadding
         patch.canvasWidth = canvas?.width
@@ -78,20 +78,27 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     }
 }
 
-/// The seven text placements of DOMAIN.md.
-enum TextPosition: String, ExpressibleByArgument, CaseIterable {
-    case topLeft = "top-left", top, topRight = "top-right", center
-    case bottomLeft = "bottom-left", bottom, bottomRight = "bottom-right"
+/// The seven presets as the command line writes them: `top-left`, `top`, `top-right`, `center`,
+/// `bottom-left`, `bottom`, `bottom-right`.
+extension TextPosition: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let position = Self.allCases.first(where: { $0.argument == argument }) else { return nil }
+        self = position
+    }
 
-    var point: (x: Double, y: Double) {
+    public var defaultValueDescription: String { argument }
+
+    public static var allValueStrings: [String] { allCases.map(\.argument) }
+
+    var argument: String {
         switch self {
-        case .topLeft: (0, 0)
-        case .top: (0.5, 0)
-        case .topRight: (1, 0)
-        case .center: (0.5, 0.5)
-        case .bottomLeft: (0, 1)
-        case .bottom: (0.5, 1)
-        case .bottomRight: (1, 1)
+        case .topLeft: "top-left"
+        case .topCenter: "top"
+        case .topRight: "top-right"
+        case .center: "center"
+        case .bottomLeft: "bottom-left"
+        case .bottomCenter: "bottom"
+        case .bottomRight: "bottom-right"
         }
     }
 }

@@ -1,0 +1,42 @@
+import PodcastDomain
+
+/// A thumbnail drawn at full canvas size, held in memory: encode it for an export, or shrink it for the
+/// library with ``stored()``.
+///
+/// Sendable because nothing changes its pixels after rendering; encoding and shrinking only read them.
+public struct Thumbnail: @unchecked Sendable {
+    let image: GDImage
+    /// Whether an overlay was drawn, which makes the stored format PNG.
+    public let hasOverlay: Bool
+
+    /// Pixels.
+    public var width: Int { image.width }
+    public var height: Int { image.height }
+
+    /// The full-size image as PNG or JPEG (quality 80), as an export writes it.
+    public func encoded(as format: ImageFormat) throws(ThumbnailError) -> [UInt8] {
+        guard let bytes = image.encoded(as: format) else { throw .outOfMemory(width: width, height: height) }
+        return bytes
+    }
+
+    /// The image as the library keeps it: at most ``EpisodeDecider/storedThumbnailSide`` pixels on its
+    /// longest side (scaled down, never up), in the format the domain requires.
+    public func stored() throws(ThumbnailError) -> StoredThumbnail {
+        let format = ImageFormat.stored(withOverlay: hasOverlay)
+        let scale = Double(EpisodeDecider.storedThumbnailSide) / Double(max(width, height))
+        let small = scale < 1
+            ? try resized(width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
+            : self
+        return StoredThumbnail(bytes: try small.encoded(as: format), format: format, width: small.width, height: small.height)
+    }
+
+    /// The whole image resampled to `width` x `height` pixels (at least 1 each).
+    private func resized(width: Int, height: Int) throws(ThumbnailError) -> Thumbnail {
+        let target = PixelRect(x: 0, y: 0, width: max(width, 1), height: max(height, 1))
+        guard let resized = GDImage(width: target.width, height: target.height) else {
+            throw .outOfMemory(width: target.width, height: target.height)
+        }
+        resized.draw(image, from: image.bounds, to: target)
+        return Thumbnail(image: resized, hasOverlay: hasOverlay)
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import PodcastDomain
+import ThumbnailRenderer
+
+/// `episodic-bench thumbnail`: the time to render a 1920 x 1080 thumbnail with a background, an overlay
+/// and outlined text, then shrink and encode it for storage, as the CLI does on each render (target:
+/// under 200 ms); and the time of full-size exports. Median and p99 over rounds.
+struct ThumbnailBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "thumbnail",
+        abstract: "Measures thumbnail rendering at 1920 x 1080: render, stored encoding, and export.")
+
+    @Option(help: "Renders timed (one more runs first, untimed).")
+    var rounds = 20
+
+    @Option(help: "The background's size in pixels, WIDTHxHEIGHT (the canvas stays 1920 x 1080).")
+    var background = "1920x1080"
+
+    @Option(help: "The text drawn.")
+    var text = "EP 42"
+
+    @Option(help: "The text's size in points (12 to 200).")
+    var fontSize = ThumbnailSettings.defaults.fontSize
+
+    @Flag(help: "Also print the figures as one JSON object, alone on stdout (the readable lines go to stderr).")
+    var json = false
+
+    func validate() throws {
+        guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
+        guard backgroundSize != nil else { throw ValidationError("--background takes WIDTHxHEIGHT, such as 3840x2160.") }
+    }
+
+    private var backgroundSize: (width: Int, height: Int)? {
+        let sides = background.split(separator: "x").compactMap { Int($0) }
+        guard sides.count == 2, sides.allSatisfy({ (1...ImageProbe.largestSide).contains($0) }) else { return nil }
+        return (sides[0], sides[1])
+    }
+
+    /// Milliseconds, one value a round.
+    private struct Timings {
+        var render: [Double] = [], store: [Double] = [], exportPNG: [Double] = [], exportJPEG: [Double] = []
+        var renderAndStore: [Double] { zip(render, store).map { $0 + $1 } }
+    }
+
+    func run() throws {
+        let report = Report(jsonOutput: json)
+        guard let size = backgroundSize else { throw BenchFailure("--background: not a size") }
+        let scene = try ThumbnailScene.make(background: size, overlay: (1_920, 1_080), seed: 0x7_4B)
+        var settings = ThumbnailSettings.defaults
+        settings.placeText(at: .bottomRight)
+        settings.fontSize = fontSize
+        report.line(
+            "inputs", "background \(size.width) x \(size.height), \(kilobytes(scene.background)) KB JPEG; "
+                + "overlay 1920 x 1080, \(kilobytes(scene.overlay)) KB PNG; \"\(text)\" at \(fontSize.grouped()) pt, outlined")
+
+        let (timings, stored) = try measure(scene, settings, font: try ThumbnailFont.defaultBold())
+        let total = timings.renderAndStore
+        figure("render + store", total, key: "total", report, " (target < 200 ms) -- \(total.median < 200 ? "met" : "MISSED")")
+        figure("  render", timings.render, key: "render", report, " (decode both images, compose, draw the text)")
+        figure(
+            "  store", timings.store, key: "store", report,
+            " (shrink to \(stored.width) x \(stored.height), \(stored.format.rawValue.uppercased()) \(kilobytes(stored.bytes)) KB)")
+        figure("export PNG", timings.exportPNG, key: "exportPNG", report, " (full size)")
+        figure("export JPEG", timings.exportJPEG, key: "exportJPEG", report, " (full size, quality 80)")
+        report.finish()
+    }
+
+    /// Renders `rounds` + 1 times, timing every step but in the first round; returns the last stored result.
+    private func measure(
+        _ scene: ThumbnailScene, _ settings: ThumbnailSettings, font: ThumbnailFont
+    ) throws -> (Timings, StoredThumbnail) {
+        var timings = Timings()
+        var thumbnail: Thumbnail?, stored: StoredThumbnail?
+        for round in 0...rounds {
+            let render = try timed {
+                thumbnail = try ThumbnailRenderer.render(
+                    background: scene.background, overlay: scene.overlay, settings: settings, text: text, font: font)
+            }
+            guard let thumbnail else { throw BenchFailure("thumbnail: no render ran") }
+            let store = try timed { stored = try thumbnail.stored() }
+            let exportPNG = try timed { _ = try thumbnail.encoded(as: .png) }
+            let exportJPEG = try timed { _ = try thumbnail.encoded(as: .jpeg) }
+            guard round > 0 else { continue }
+            timings.render.append(render * 1_000)
+            timings.store.append(store * 1_000)
+            timings.exportPNG.append(exportPNG * 1_000)
+            timings.exportJPEG.append(exportJPEG * 1_000)
+        }
+        guard let stored else { throw BenchFailure("thumbnail: nothing stored") }
+        return (timings, stored)
+    }
+
+    private func figure(_ label: String, _ milliseconds: [Double], key: String, _ report: Report, _ note: String) {
+        let median = milliseconds.median, p99 = milliseconds.nearestRank(99)
+        report.line(
+            label, "median \(median.grouped(decimals: 1)) ms, p99 \(p99.grouped(decimals: 1)) ms over \(rounds) runs\(note)")
+        report.value(key + "MedianMilliseconds", median)
+        report.value(key + "P99Milliseconds", p99)
+    }
+
+    private func kilobytes(_ bytes: [UInt8]) -> String { (Double(bytes.count) / 1_024).grouped() }
+}

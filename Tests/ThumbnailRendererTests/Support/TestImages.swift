@@ -1,0 +1,41 @@
+import PodcastDomain
+import ThumbnailRenderer
+
+/// The inputs of the golden scenes, drawn in code: flat shapes with sharp edges, so that any scaling
+/// mode, crop or misplaced overlay shows in many pixels.
+enum TestImages {
+    /// 96 x 128 (portrait, against a landscape canvas): four coloured quarters inside a 4-pixel white
+    /// frame, so that aspect fill crops the frame's top and bottom, aspect fit letterboxes the sides, and
+    /// stretch keeps the whole frame.
+    static let background: [UInt8] = try! PixelBuffer(width: 96, height: 128) { x, y in
+        if x < 4 || y < 4 || x >= 92 || y >= 124 { return (255, 255, 255, 255) }
+        switch (x < 48, y < 64) {
+        case (true, true): return (200, 40, 40, 255)
+        case (false, true): return (40, 160, 60, 255)
+        case (true, false): return (40, 70, 200, 255)
+        case (false, false): return (230, 200, 40, 255)
+        }
+    }.encoded(as: .png)
+
+    /// 320 x 90 (wider than the canvas, so aspect fill crops its sides): transparent but for a
+    /// half-transparent black band across the middle third and an opaque orange square near its centre.
+    static let overlay: [UInt8] = try! PixelBuffer(width: 320, height: 90) { x, y in
+        if (150..<170).contains(x) && (5..<25).contains(y) { return (255, 140, 0, 255) }
+        if (30..<60).contains(y) { return (0, 0, 0, 128) }
+        return (0, 0, 0, 0)
+    }.encoded(as: .png)
+
+    /// The golden scenes' settings: a 160 x 90 canvas, 24-point text, 8 and 6 pixels of padding.
+    static func settings(_ position: TextPosition = .center, scaling: BackgroundScaling = .aspectFill, outline: Bool = true)
+        -> ThumbnailSettings
+    {
+        var settings = ThumbnailSettings(
+            fontSize: 24, horizontalPadding: 8, verticalPadding: 6, canvasWidth: 160, canvasHeight: 90,
+            backgroundScaling: scaling, outlineEnabled: outline)
+        settings.placeText(at: position)
+        return settings
+    }
+
+    static let text = "EP 42"
+    static let font = try! ThumbnailFont.defaultBold()
+}

@@ -54,11 +54,11 @@ let package = Package(
             resources: [.copy("Schemas")]
         ),
         // The library facade: open a library, resolve names, submit commands under the writer lock.
-        .target(name: "Episodic", dependencies: ["EventLog", "PodcastDomain", "Projections"]),
+        .target(name: "Episodic", dependencies: ["EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer"]),
         // `episodic`, the command line: parses, prints, and maps errors to exit codes; the work is the facade's.
         .executableTarget(
             name: "EpisodicCLI",
-            dependencies: ["Episodic", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Episodic", "ThumbnailRenderer", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/episodic"
         ),
         // Prints the figures of the log, the projections, SRT conversion and the CLI's latency.

@@ -40,6 +40,10 @@ struct RefusalTests {
         let noTimes = try cli.write("just words, no timestamps\n", to: "plain.txt")
         let latin1 = cli.folder + "/latin1.txt"
         try Data([0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ThumbnailRendererTests/Fixtures/overlay.png").path
+        let truncated = cli.folder + "/truncated.png"
+        try Data(try Data(contentsOf: URL(fileURLWithPath: image)).prefix(100)).write(to: URL(fileURLWithPath: truncated))
         try cli.must("episode", "create", "Other", "Unconvertible")
         try cli.must("transcript", "import", "Other/1", noTimes)
 
@@ -75,6 +79,12 @@ struct RefusalTests {
             Refusal(["transcript", "convert", "Show/2"], 65, "no transcript"),
             Refusal(["transcript", "convert", "Other/1"], 65, "cannot be converted"),
             Refusal(["transcript", "export", "Show/2"], 65, "no subtitles yet"),
+            // Images.
+            Refusal(["thumbnail", "background", "Show/1", noTimes], 65, "not a PNG or JPEG"),
+            Refusal(["thumbnail", "background", "Show/1", truncated], 65, "damaged or cut short"),
+            Refusal(["podcast", "artwork", "Show", cli.folder + "/none.png"], 66, "no such file"),
+            Refusal(["podcast", "artwork", "Show"], 64, "--clear"),
+            Refusal(["thumbnail", "overlay", "Show/1", image, "--clear"], 64, "--clear"),
             // Thumbnail settings.
             Refusal(["thumbnail", "settings", "Show/1", "--font-size", "500"], 65, "out of range"),
             Refusal(["podcast", "defaults", "Show", "--canvas", "10x10"], 65, "out of range"),

@@ -65,9 +65,22 @@ struct SessionTests {
         #expect(table.contains("TRANSCRIPT"))
         #expect(table.split(separator: "\n")[1].contains("!"), "episode 1's SRT is outdated: \(table)")
 
+        // Images: the artwork, and an episode's background and overlay, by their size in pixels.
+        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("ThumbnailRendererTests/Fixtures/overlay.png").path
+        try cli.must("podcast", "artwork", "Release Notes", image)
+        try cli.must("thumbnail", "background", "Release Notes/2", image)
+        try cli.must("thumbnail", "overlay", "Release Notes/2", image)
+        let shown = try cli.object("episode", "show", "Release Notes/2")
+        #expect((shown["background"] as? [String: Any])?["width"] as? Int == 160)
+        #expect((shown["overlay"] as? [String: Any])?["height"] as? Int == 90)
+        #expect(try cli.object("thumbnail", "overlay", "Release Notes/2", "--clear")["events"] as? [String] == ["ThumbnailOverlayCleared"])
+
         let listed = try cli.list("podcast", "list")
         #expect(listed.map { $0["episodeCount"] as? Int } == [3])
         #expect(listed.map { $0["missingTranscriptCount"] as? Int } == [1])
+        let imageBytes = try Data(contentsOf: URL(fileURLWithPath: image)).count
+        #expect((listed.first?["artwork"] as? [String: Any])?["bytes"] as? Int == imageBytes)
 
         // Deleting an episode, then the podcast, empties the lists.
         try cli.must("episode", "delete", "Release Notes/2")

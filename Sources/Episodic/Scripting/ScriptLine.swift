@@ -14,6 +14,10 @@ struct ScriptLine {
         "podcast.create": (["name"], ["description", "id"]),
         "podcast.rename": (["podcast", "name"], []),
         "podcast.describe": (["podcast"], ["description"]),
+        "podcast.artwork": (["podcast", "file"], []),
+        "podcast.artwork.clear": (["podcast"], []),
+        "podcast.overlay": (["podcast", "file"], []),
+        "podcast.overlay.clear": (["podcast"], []),
         "podcast.defaults": (["podcast", "settings"], []),
         "podcast.delete": (["podcast"], []),
         "episode.create": (["podcast", "title"], ["number", "publishDate", "description", "id"]),
@@ -25,6 +29,9 @@ struct ScriptLine {
         "transcript.import": (["episode"], ["file", "text"]),
         "transcript.clear": (["episode"], []),
         "transcript.convert": (["episode"], []),
+        "thumbnail.background": (["episode", "file"], []),
+        "thumbnail.overlay": (["episode", "file"], []),
+        "thumbnail.overlay.clear": (["episode"], []),
         "thumbnail.settings": (["episode", "settings"], []),
         "thumbnail.text": (["episode"], ["text"]),
     ]
@@ -50,6 +57,10 @@ struct ScriptLine {
             return Submission(.podcast(.id(id), .create(id: id, name: try string("name"), description: try optionalString("description"), at: now)))
         case "podcast.rename": return Submission(.podcast(try podcast(), .rename(try string("name"))))
         case "podcast.describe": return Submission(.podcast(try podcast(), .describe(try optionalString("description"))))
+        case "podcast.artwork": return try imageSubmission(readFile) { try .setArtwork($0, of: podcast()) }
+        case "podcast.artwork.clear": return Submission(.podcast(try podcast(), .clearArtwork))
+        case "podcast.overlay": return try imageSubmission(readFile) { try .setDefaultOverlay($0, of: podcast()) }
+        case "podcast.overlay.clear": return Submission(.podcast(try podcast(), .clearDefaultOverlay))
         case "podcast.defaults": return Submission(.patchThumbnailDefaults(try podcast(), try settings()))
         case "podcast.delete": return Submission(.podcast(try podcast(), .delete))
         case "episode.create":
@@ -65,6 +76,9 @@ struct ScriptLine {
         case "transcript.import": return .importTranscript(try transcript(readFile), into: try episode())
         case "transcript.clear": return Submission(.episode(try episode(), .clearTranscript))
         case "transcript.convert": return Submission(.convertTranscript(try episode()))
+        case "thumbnail.background": return try imageSubmission(readFile) { try .setBackground($0, of: episode()) }
+        case "thumbnail.overlay": return try imageSubmission(readFile) { try .setOverlay($0, of: episode()) }
+        case "thumbnail.overlay.clear": return Submission(.episode(try episode(), .clearOverlay))
         case "thumbnail.settings": return Submission(.patchThumbnailSettings(try episode(), try settings()))
         case "thumbnail.text": return Submission(.episode(try episode(), .changeThumbnailText(try optionalString("text"))))
         default: preconditionFailure("\(name) has a shape but no reading")
@@ -121,6 +135,26 @@ struct ScriptLine {
             return try JSONDecoder().decode(ThumbnailSettingsPatch.self, from: json)
         } catch {
             throw .wrongType("settings", expected: "an object of thumbnail settings with values in their types (\(error))")
+        }
+    }
+
+    /// The submission `make` builds from the image file the line names.
+    private func imageSubmission(
+        _ readFile: (String) throws -> [UInt8], _ make: ([UInt8]) throws -> Submission
+    ) throws(Reason) -> Submission {
+        let path = try string("file")
+        let bytes: [UInt8]
+        do {
+            bytes = try readFile(path)
+        } catch {
+            throw .file(path, "\(error)")
+        }
+        do {
+            return try make(bytes)
+        } catch let reason as Reason {
+            throw reason
+        } catch {
+            throw .file(path, "\(error)")
         }
     }
 

@@ -7,7 +7,7 @@ import PodcastDomain
 struct PodcastCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast", abstract: "Create, change, delete and list podcasts.",
-        subcommands: [Create.self, Rename.self, Describe.self, Defaults.self, Delete.self, List.self])
+        subcommands: [Create.self, Rename.self, Describe.self, Artwork.self, Overlay.self, Defaults.self, Delete.self, List.self])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -50,6 +50,46 @@ struct PodcastCommands: ParsableCommand {
         func run() throws {
             try Session.run(global) { session in
                 try session.submit(Submission(.podcast(.text(podcast), .describe(text))))
+            }
+        }
+    }
+
+    struct Artwork: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "artwork", abstract: "Set the podcast's artwork from a PNG or JPEG file, or remove it with --clear.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The image file.") var file: String?
+        @Flag(help: "Remove the artwork.") var clear = false
+
+        func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let target = PodcastReference.text(podcast)
+                try session.submit(try file.map { try .setArtwork(try Files.read($0), of: target) }
+                    ?? Submission(.podcast(target, .clearArtwork)))
+            }
+        }
+    }
+
+    struct Overlay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "overlay",
+            abstract: "Set the overlay new episodes start with (a PNG with transparency, usually), or remove it with --clear.",
+            discussion: "Episodes made before keep their own overlay.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The image file.") var file: String?
+        @Flag(help: "Remove the default overlay.") var clear = false
+
+        func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let target = PodcastReference.text(podcast)
+                try session.submit(try file.map { try .setDefaultOverlay(try Files.read($0), of: target) }
+                    ?? Submission(.podcast(target, .clearDefaultOverlay)))
             }
         }
     }

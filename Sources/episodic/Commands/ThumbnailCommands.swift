@@ -4,8 +4,41 @@ import PodcastDomain
 
 struct ThumbnailCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "thumbnail", abstract: "Set up an episode's thumbnail: its settings and its text.",
-        subcommands: [Settings.self, Text.self])
+        commandName: "thumbnail", abstract: "Set up an episode's thumbnail: its background, overlay, settings and text.",
+        subcommands: [Background.self, Overlay.self, Settings.self, Text.self])
+
+    struct Background: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "background", abstract: "Set the image the thumbnail is drawn on (PNG or JPEG); rendering needs one.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The image file.") var file: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit(try .setBackground(try Files.read(file), of: .text(episode)))
+            }
+        }
+    }
+
+    struct Overlay: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "overlay", abstract: "Set the image drawn over the background (a PNG with transparency), or remove it with --clear.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The image file.") var file: String?
+        @Flag(help: "Remove the overlay.") var clear = false
+
+        func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
+
+        func run() throws {
+            try Session.run(global) { session in
+                let target = EpisodeReference.text(episode)
+                try session.submit(try file.map { try .setOverlay(try Files.read($0), of: target) }
+                    ?? Submission(.episode(target, .clearOverlay)))
+            }
+        }
+    }
 
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(

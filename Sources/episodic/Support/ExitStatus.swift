@@ -3,6 +3,7 @@ import Episodic
 import EventLog
 import PodcastDomain
 import Projections
+import ThumbnailRenderer
 
 /// What an exit code tells a script, as `episodic --help` lists them.
 enum ExitStatus: Int32 {
@@ -32,7 +33,7 @@ enum ExitStatus: Int32 {
     init(for error: any Error) {
         switch error {
         case let failure as SubmitFailure: self.init(for: failure.error)
-        case is DomainError, is TranscriptError, is ScriptError: self = .refused
+        case is DomainError, is TranscriptError, is ScriptError, is ImageError: self = .refused
         case let error as LibraryError:
             if case .blobUnreadable = error { self = .damaged } else { self = .refused }
         case let error as InputError: self = error.isMissing ? .missing : .refused

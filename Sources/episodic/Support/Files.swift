@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Reading the files a user names, and writing the ones they ask for.
@@ -28,5 +29,12 @@ enum Files {
         } catch {
             throw InputError(path: path, reason: "it cannot be written (\(error.localizedDescription)). Check the folder and its permissions.")
         }
+    }
+}
+
+/// The `<file> | --clear` choice of the image commands.
+enum ImageArguments {
+    static func validate(file: String?, clear: Bool) throws {
+        if (file == nil) == !clear { throw ValidationError("Give an image file, or --clear to remove the image.") }
     }
 }

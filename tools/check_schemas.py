@@ -16,8 +16,9 @@ It checks schemas/commands, the lines `episodic submit` reads, the same way: eac
 fields, required and optional, of the parser's `shapes` table (read from ScriptLine.swift), every line
 of schemas/commands/examples.jsonl must validate, the lines together must show every command, every
 field, every null allowed and every thumbnail setting, and lines broken on purpose (a field missing,
-unknown or of the wrong type, a value out of range, a bad UUID or time, a transcript given twice) must
-be refused, while odd lines the domain takes (text between spaces, a lowercase colour) must not be.
+unknown or of the wrong type, a value out of range, a bad UUID or time, a transcript given twice, a
+setting other than fontName as null) must be refused, while odd lines the domain takes (text between
+spaces, a lowercase colour, null for a required field that clears) must not be.
 That the parser takes every example is Tests/EpisodicCLITests/CommandSchemaExamplesTests.swift's job.
 """
 import argparse
@@ -430,6 +431,13 @@ SETTING_OUT_OF_RANGE = {
     "textPositionY": ((-0.01, 1.01), False), "horizontalPadding": ((-1, 200.5), False),
     "verticalPadding": ((-1, 200.5), False), "canvasWidth": ((15, 8193), True), "canvasHeight": ((15, 8193), True),
 }
+# Command -> its required fields that take null, to clear what they set: required so that a forgotten
+# field never clears anything, nullable so that clearing can be asked for. Stated here a second time, as
+# in ScriptLine.swift, so that the broken and lenient lines do not trust the schemas.
+NULL_CLEARS = {
+    "podcast.describe": {"description"}, "episode.describe": {"description"},
+    "episode.publish-date": {"publishDate"}, "thumbnail.text": {"text"},
+}
 # Two characters the patterns must get right: U+00A0 is white space the domain trims, and U+2028 is a
 # line break to it, so a one-line text cannot hold one.
 NO_BREAK_SPACE, LINE_SEPARATOR = "\u00a0", "\u2028"
@@ -480,6 +488,7 @@ def load_command_schemas(folder, shapes):
         if sorted(properties) != sorted(["command", *required, *optional]):
             problem(f"{path}: has the fields {sorted(properties)}; the parser reads "
                     f"{sorted(['command', *required, *optional])}")
+        check_null_clears(path, name, required, properties)
     for name in sorted(set(shapes) - set(commands)):
         problem(f"{folder}/{name}.schema.json is missing: the parser reads {name}")
     return commands, everything
@@ -487,6 +496,18 @@ def load_command_schemas(folder, shapes):
 
 def nullable(property_schema):
     return any(option.get("type") == "null" for option in property_schema.get("anyOf", []))
+
+
+def check_null_clears(path, name, required, properties):
+    """A required field takes null exactly when NULL_CLEARS says it clears: the parser requires it, so
+    that a forgotten field never clears anything, and reads null as "clear"."""
+    clears = NULL_CLEARS.get(name, set())
+    for key in sorted(clears - set(required)):
+        problem(f"{path}: NULL_CLEARS names {key}, which the parser does not require (ScriptLine.shapes)")
+    for key in required:
+        if nullable(properties.get(key, {})) != (key in clears):
+            problem(f"{path}: the required {key} {'takes' if key not in clears else 'does not take'} null; "
+                    f"NULL_CLEARS in tools/check_schemas.py says it {'clears' if key in clears else 'does not'}")
 
 
 def read_examples(path):
@@ -601,7 +622,8 @@ def broken_setting(key, value):
 
 
 def broken_value(name, key, value, optional):
-    """(what, value) for `key` of a `name` line: each one the schema must refuse."""
+    """(what, value) for `key` of a `name` line: each one the schema must refuse. `optional` is true
+    for a field that takes null (an optional one, or a required one in NULL_CLEARS)."""
     if key in ("podcast", "episode"):
         yield f"{key} empty", ""
         yield f"{key} blank", "  "
@@ -685,7 +707,8 @@ def broken_lines(name, line, shape):
     for key, value in line.items():
         if key == "command":
             continue
-        for what, broken in broken_value(name, key, value, key in optional):
+        nullable = key in optional or key in NULL_CLEARS.get(name, set())
+        for what, broken in broken_value(name, key, value, nullable):
             yield what, {**line, key: broken}
     if name == "transcript.import":
         yield "both file and text", {**line, "file": "transcript.txt", "text": "00:00:01\nA\nHi.\n"}
@@ -698,6 +721,8 @@ def broken_lines(name, line, shape):
 def lenient_lines(name, line):
     """(what, line): lines the domain takes although they look odd; the schema must take them too."""
     for key, value in line.items():
+        if key in NULL_CLEARS.get(name, set()) and value is not None:
+            yield f"{key} as null (clears it)", {**line, key: None}
         if key == "command" or not isinstance(value, (str, int, float, dict)) or isinstance(value, bool):
             continue
         if key in COMMAND_TEXT:

@@ -15,8 +15,18 @@ struct CommandSchemaExamplesTests {
         .appendingPathComponent("../../schemas/commands/examples.jsonl")
         .standardizedFileURL.path
 
-    /// A transcript file's content, for the lines that name one by path.
-    static func readFile(_ path: String) -> [UInt8] { Array("00:00:01\nA\nHi.\n".utf8) }
+    /// Tests/ThumbnailRendererTests/Fixtures/overlay.png, a whole PNG, found from this file.
+    static let imagePath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()
+        .appendingPathComponent("../ThumbnailRendererTests/Fixtures/overlay.png")
+        .standardizedFileURL
+
+    /// A file's content, for the lines that name one by path: a real image for an image path, as the
+    /// parser probes it and refuses anything else, and a transcript otherwise.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        guard path.hasSuffix(".png") || path.hasSuffix(".jpg") else { return Array("00:00:01\nA\nHi.\n".utf8) }
+        return Array(try Data(contentsOf: imagePath))
+    }
 
     /// The file's lines that hold a command, with their line numbers (from 1).
     static func exampleLines() throws -> [(number: Int, text: String)] {
@@ -54,8 +64,20 @@ struct CommandSchemaExamplesTests {
         #expect(submissions.map(\.name) == names)
     }
 
-    /// The parser decodes `settings` leniently (an unknown key is ignored), so acceptance alone would
-    /// not catch a key the schema names and Swift does not read: each key given must reach the patch.
+    /// The parser refuses a settings key that is not in `ThumbnailSettingsPatch.keys`: the schema must
+    /// name the same settings, or it would promise one the parser refuses or allow one it does not know.
+    @Test("the schema's thumbnail settings are the patch's keys")
+    func settingsKeysAreTheSchemas() throws {
+        let path = URL(fileURLWithPath: Self.examplesPath).deletingLastPathComponent()
+            .appendingPathComponent("definitions.schema.json").path
+        let definitions = try Self.object(try String(contentsOfFile: path, encoding: .utf8))
+        let settings = (definitions["$defs"] as? [String: Any])?["ThumbnailSettings"] as? [String: Any]
+        let properties = try #require(settings?["properties"] as? [String: Any])
+        #expect(Set(properties.keys) == Set(ThumbnailSettingsPatch.keys))
+    }
+
+    /// The parser refuses a key not in `ThumbnailSettingsPatch.keys`, but that list could name a key the
+    /// decoder does not read, so acceptance alone would not catch it: each key given must reach the patch.
     @Test("every settings key in the examples is one the parser reads")
     func settingsKeysAreRead() throws {
         var checked = 0

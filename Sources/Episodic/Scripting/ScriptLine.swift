@@ -9,11 +9,12 @@ struct ScriptLine {
     private let fields: [String: JSONValue]
 
     /// Each command's fields: required, then optional. Unknown fields are refused, so that a typo
-    /// never passes unnoticed.
+    /// never passes unnoticed. A field that clears with null (a description, a publish date, a
+    /// thumbnail's text) is still required, so that a forgotten field never clears anything.
     static let shapes: [String: (required: [String], optional: [String])] = [
         "podcast.create": (["name"], ["description", "id"]),
         "podcast.rename": (["podcast", "name"], []),
-        "podcast.describe": (["podcast"], ["description"]),
+        "podcast.describe": (["podcast", "description"], []),
         "podcast.artwork": (["podcast", "file"], []),
         "podcast.artwork.clear": (["podcast"], []),
         "podcast.overlay": (["podcast", "file"], []),
@@ -23,8 +24,8 @@ struct ScriptLine {
         "episode.create": (["podcast", "title"], ["number", "publishDate", "description", "id"]),
         "episode.retitle": (["episode", "title"], []),
         "episode.renumber": (["episode", "number"], []),
-        "episode.describe": (["episode"], ["description"]),
-        "episode.publish-date": (["episode"], ["publishDate"]),
+        "episode.describe": (["episode", "description"], []),
+        "episode.publish-date": (["episode", "publishDate"], []),
         "episode.delete": (["episode"], []),
         "transcript.import": (["episode"], ["file", "text"]),
         "transcript.clear": (["episode"], []),
@@ -33,7 +34,7 @@ struct ScriptLine {
         "thumbnail.overlay": (["episode", "file"], []),
         "thumbnail.overlay.clear": (["episode"], []),
         "thumbnail.settings": (["episode", "settings"], []),
-        "thumbnail.text": (["episode"], ["text"]),
+        "thumbnail.text": (["episode", "text"], []),
     ]
 
     static var commands: [String] { shapes.keys.sorted() }
@@ -127,15 +128,34 @@ struct ScriptLine {
         return id
     }
 
+    /// The patch `settings` gives. Keys are checked here, as the decoder would skip an unknown one and
+    /// a misspelt setting would then change nothing without a word.
     private func settings() throws(Reason) -> ThumbnailSettingsPatch {
-        guard case .object? = fields["settings"], let json = try? JSONEncoder().encode(fields["settings"]) else {
+        guard case .object(let given)? = fields["settings"], let json = try? JSONEncoder().encode(fields["settings"]) else {
             throw .wrongType("settings", expected: "an object of thumbnail settings")
         }
+        let unknown = given.keys.filter { !ThumbnailSettingsPatch.keys.contains($0) }
+        guard unknown.isEmpty else { throw .unexpected(unknown.sorted().map { "settings.\($0)" }) }
         do {
             return try JSONDecoder().decode(ThumbnailSettingsPatch.self, from: json)
         } catch {
-            throw .wrongType("settings", expected: "an object of thumbnail settings with values in their types (\(error))")
+            throw Self.refusal(of: error)
         }
+    }
+
+    /// The decoder's error as a refusal that names the setting and what it takes: the decoder's own
+    /// words name Swift types, which a script's author need not know.
+    private static func refusal(of error: any Error) -> Reason {
+        let path: [any CodingKey]
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?, .dataCorrupted(let context)?:
+            path = context.codingPath
+        default: path = []
+        }
+        guard let key = path.first?.stringValue, let expected = ThumbnailSettingsPatch.expectedValue(of: key) else {
+            return .wrongType("settings", expected: "an object of thumbnail settings with values in their types (\(error))")
+        }
+        return .wrongType("settings.\(key)", expected: expected)
     }
 
     /// The submission `make` builds from the image file the line names.
@@ -158,20 +178,23 @@ struct ScriptLine {
         }
     }
 
+    /// The transcript, from `file` or from `text`: exactly one of them, so that it is never unclear
+    /// which one counts. A refusal names the field it is about, as either may be the one mistaken.
     private func transcript(_ readFile: (String) throws -> [UInt8]) throws(Reason) -> [UInt8] {
         switch (fields["file"], fields["text"]) {
-        case (.string(let path)?, nil):
+        case (nil, nil):
+            throw .missing(#"file" or "text"#)
+        case (_?, _?):
+            throw .wrongType(#"file" and "text"#, expected: #"one or the other: give exactly one of "file" or "text""#)
+        case (_?, nil):
+            let path = try string("file")
             do {
                 return try readFile(path)
             } catch {
                 throw .file(path, "\(error)")
             }
-        case (nil, .string(let text)?):
-            return Array(text.utf8)
-        case (nil, nil):
-            throw .missing("file")
-        default:
-            throw .wrongType("file", expected: "a path (a string), given instead of \"text\", not with it")
+        case (nil, _?):
+            return Array(try string("text").utf8)
         }
     }
 }

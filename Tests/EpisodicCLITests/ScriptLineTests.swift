@@ -1,0 +1,139 @@
+import CoreValues
+import Episodic
+import Foundation
+import PodcastDomain
+import Testing
+
+/// The lines `episodic submit` must refuse rather than guess at: each refusal is a ScriptError whose
+/// message names the field at fault, so that a script's author can find it in a long script.
+@Suite("Script lines")
+struct ScriptLineTests {
+    /// Every file a line names holds this transcript (so an image path holds no image).
+    static func readFile(_ path: String) throws -> [UInt8] { Array("00:00:01\nA\nHi.\n".utf8) }
+
+    /// The one submission of the one-line script `line`.
+    static func submission(_ line: String) throws -> Submission {
+        let submissions = try Script.parse(line, now: Timestamp(rawValue: 0)!, readFile: readFile)
+        #expect(submissions.count == 1)
+        return try #require(submissions.first)
+    }
+
+    /// Why the one-line script `line` is refused; fails the test when it is taken.
+    static func refusal(_ line: String) throws -> ScriptError {
+        let error = #expect(throws: ScriptError.self, "should be refused: \(line)") {
+            try Script.parse(line, now: Timestamp(rawValue: 0)!, readFile: readFile)
+        }
+        let refusal = try #require(error)
+        #expect(refusal.line == 1)
+        return refusal
+    }
+
+    // MARK: settings
+
+    @Test("an unknown key in settings is refused, and named", arguments: [
+        (#"{"command":"thumbnail.settings","episode":"Show/1","settings":{"fontSize":40,"fontsize":40}}"#, "settings.fontsize"),
+        (##"{"command":"podcast.defaults","podcast":"Show","settings":{"outlineColour":"#000000"}}"##, "settings.outlineColour"),
+    ])
+    func unknownSetting(line: String, key: String) throws {
+        let error = try Self.refusal(line)
+        #expect(error.reason == .unexpected([key]))
+        #expect(error.description.contains("\"\(key)\""), "\(error)")
+    }
+
+    @Test("null for a setting other than fontName is refused as the wrong type, not read as \"keep\"",
+          arguments: ThumbnailSettingsPatch.keys.filter { $0 != "fontName" })
+    func nullSetting(key: String) throws {
+        let error = try Self.refusal(#"{"command":"thumbnail.settings","episode":"Show/1","settings":{"\#(key)":null}}"#)
+        let expected = try #require(ThumbnailSettingsPatch.expectedValue(of: key))
+        #expect(error.reason == .wrongType("settings.\(key)", expected: expected))
+        #expect(error.description.contains("\"settings.\(key)\" should be"), "\(error)")
+    }
+
+    @Test("a setting of the wrong type is named, with what it takes", arguments: [
+        ("fontSize", #""big""#, "a number"),
+        ("canvasWidth", "1920.5", "a whole number"),
+        ("fontColorHex", #""red""#, "#RRGGBB"),
+        ("backgroundScaling", #""fill""#, "\"aspectFill\""),
+        ("outlineEnabled", "1", "true or false"),
+        ("fontName", "7", "a string"),
+    ])
+    func wrongSetting(key: String, value: String, expected: String) throws {
+        let error = try Self.refusal(#"{"command":"podcast.defaults","podcast":"Show","settings":{"\#(key)":\#(value)}}"#)
+        #expect(error.description.contains("\"settings.\(key)\" should be"), "\(error)")
+        #expect(error.description.contains(expected), "\(error)")
+    }
+
+    @Test("null for fontName is the renderer's default font, and the settings not given are kept")
+    func nullFontName() throws {
+        let submission = try Self.submission(#"{"command":"thumbnail.settings","episode":"Show/1","settings":{"fontName":null}}"#)
+        guard case .patchThumbnailSettings(_, let patch) = submission.action else {
+            Issue.record("read as \(submission.name)")
+            return
+        }
+        #expect(patch.fontName == .some(nil))
+        #expect(patch.fontSize == nil)
+    }
+
+    // MARK: transcript.import
+
+    @Test("transcript.import with both file and text asks for exactly one")
+    func transcriptFileAndText() throws {
+        let error = try Self.refusal(
+            #"{"command":"transcript.import","episode":"Show/1","file":"t.txt","text":"00:00:01\nA\nHi.\n"}"#)
+        #expect(error.description.contains(#"exactly one of "file" or "text""#), "\(error)")
+    }
+
+    @Test("transcript.import with neither file nor text says both are missing")
+    func transcriptNeither() throws {
+        let error = try Self.refusal(#"{"command":"transcript.import","episode":"Show/1"}"#)
+        #expect(error.description.contains(#""file" or "text" is missing"#), "\(error)")
+    }
+
+    @Test("transcript.import names the field of the wrong type", arguments: [
+        (#""file":7"#, "file", "text"),
+        (#""file":null"#, "file", "text"),
+        (#""text":7"#, "text", "file"),
+        (#""text":null"#, "text", "file"),
+    ])
+    func transcriptWrongType(field: String, key: String, other: String) throws {
+        let error = try Self.refusal(#"{"command":"transcript.import","episode":"Show/1",\#(field)}"#)
+        #expect(error.reason == .wrongType(key, expected: "a string"))
+        #expect(error.description.contains("\"\(key)\" should be"), "\(error)")
+        #expect(!error.description.contains("\"\(other)\""), "\(error)")
+    }
+
+    // MARK: Fields that clear with null
+
+    @Test("a field that clears with null is required, so that a forgotten one clears nothing", arguments: [
+        (#"{"command":"podcast.describe","podcast":"Show""#, "description"),
+        (#"{"command":"episode.describe","episode":"Show/1""#, "description"),
+        (#"{"command":"episode.publish-date","episode":"Show/1""#, "publishDate"),
+        (#"{"command":"thumbnail.text","episode":"Show/1""#, "text"),
+    ])
+    func clearingFieldIsRequired(start: String, key: String) throws {
+        let error = try Self.refusal(start + "}")
+        #expect(error.reason == .missing(key))
+        #expect(error.description.contains("\"\(key)\" is missing"), "\(error)")
+
+        let cleared = try Self.submission(start + #","\#(key)":null}"#)
+        switch cleared.action {
+        case .podcast(_, .describe(nil)), .episode(_, .describe(nil)), .episode(_, .setPublishDate(nil)),
+             .episode(_, .changeThumbnailText(nil)):
+            break
+        default:
+            Issue.record("null should clear \(key): \(cleared.action)")
+        }
+    }
+
+    // MARK: Images
+
+    @Test("an image command names the file that is not an image", arguments: [
+        "podcast.artwork\",\"podcast\":\"Show", "podcast.overlay\",\"podcast\":\"Show",
+        "thumbnail.background\",\"episode\":\"Show/1", "thumbnail.overlay\",\"episode\":\"Show/1",
+    ])
+    func notAnImage(start: String) throws {
+        let error = try Self.refusal(#"{"command":"\#(start)","file":"images/notes.png"}"#)
+        #expect(error.description.contains("cannot read images/notes.png"), "\(error)")
+        #expect(error.description.contains("not a PNG or JPEG"), "\(error)")
+    }
+}

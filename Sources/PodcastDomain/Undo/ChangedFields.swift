@@ -1,0 +1,41 @@
+/// What an event changes in its entity, so that undo can tell whether a later command changed the same
+/// thing: undoing a retitle is safe after a transcript import, not after another retitle.
+public enum EntityField: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Being created, deleted or restored: it conflicts with every other change of the entity.
+    case existence
+    case name, description, artwork, defaultOverlay, thumbnailDefaults
+    case title, number, publishDate, transcript, subtitles, background, overlay, thumbnailSettings, thumbnailText, thumbnail
+
+    public var description: String { rawValue }
+}
+
+extension DomainEvent {
+    /// The fields of its entity the event sets.
+    public var changedFields: Set<EntityField> {
+        switch self {
+        case .podcastCreated, .podcastDeleted, .podcastRestored, .episodeCreated, .episodeDeleted, .episodeRestored:
+            [.existence]
+        case .podcastRenamed: [.name]
+        case .podcastDescribed, .episodeDescribed: [.description]
+        case .podcastArtworkSet, .podcastArtworkCleared: [.artwork]
+        case .podcastDefaultOverlaySet, .podcastDefaultOverlayCleared: [.defaultOverlay]
+        case .podcastThumbnailDefaultsChanged: [.thumbnailDefaults]
+        case .episodeRetitled: [.title]
+        case .episodeRenumbered: [.number]
+        case .episodePublishDateChanged: [.publishDate]
+        case .transcriptImported, .transcriptReplaced, .transcriptCleared: [.transcript]
+        case .srtGenerated, .srtDiscarded: [.subtitles]
+        case .thumbnailBackgroundSet, .thumbnailBackgroundCleared: [.background]
+        case .thumbnailOverlaySet, .thumbnailOverlayCleared: [.overlay]
+        case .thumbnailSettingsChanged: [.thumbnailSettings]
+        case .thumbnailTextChanged: [.thumbnailText]
+        case .thumbnailRendered, .thumbnailDiscarded: [.thumbnail]
+        }
+    }
+
+    /// Whether undoing this event would overwrite what `later`, an event of the same entity, did.
+    public func overlaps(_ later: DomainEvent) -> Bool {
+        let mine = changedFields, theirs = later.changedFields
+        return mine.contains(.existence) || theirs.contains(.existence) || !mine.isDisjoint(with: theirs)
+    }
+}

@@ -106,6 +106,14 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // The facade on real libraries: undo and redo of every event type, conflicts, history, verify.
+        .testTarget(
+            name: "EpisodicTests",
+            dependencies: [
+                "Episodic", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Runs the built `episodic` binary as a child process against real libraries.
         .testTarget(
             name: "EpisodicCLITests",

@@ -109,9 +109,16 @@ final class Workspace {
 
     /// The live episode of `podcast` numbered `number`, if any.
     func holder(of number: Int, in podcast: PodcastID) throws -> EpisodeID? {
-        if let loaded = loadedLive(in: podcast).first(where: { $0.number == number }) { return loaded.id }
+        try holders(of: number, in: podcast).first
+    }
+
+    /// Every live episode of `podcast` numbered `number`: one at most, unless events applied outside the
+    /// deciders (an undo's) broke the rule, which ``checkRules(after:)`` looks for.
+    func holders(of number: Int, in podcast: PodcastID) throws -> [EpisodeID] {
+        let loaded = loadedLive(in: podcast).filter { $0.number == number }.map(\.id)
         // A loaded episode is not where the read model says: it was renumbered or deleted since.
-        return try readModel.episode(number: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
+        let stored = try readModel.episode(number: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
+        return loaded + (stored.map { [$0] } ?? [])
     }
 
     /// The live episode of `podcast` with the highest number, if any.

@@ -1,0 +1,76 @@
+import CoreValues
+import PodcastDomain
+
+/// Values as the audit commands print them: short, on one line, blobs by size and hash prefix.
+enum FieldText {
+    static func text(_ value: String?) -> String {
+        guard let value else { return "none" }
+        let line = value.replacingOccurrences(of: "\n", with: " ")
+        return "\"" + (line.count > 60 ? line.prefix(59) + "…" : line) + "\""
+    }
+
+    static func time(_ value: Timestamp?) -> String { value?.text ?? "none" }
+
+    static func blob(_ ref: BlobRef?) -> String {
+        guard let ref else { return "none" }
+        return "\(size(ref.byteCount)) (sha256 \(ref.sha256.prefix(8)))"
+    }
+
+    static func image(_ ref: ImageRef?) -> String {
+        guard let ref else { return "none" }
+        return "\(ref.width)x\(ref.height), " + blob(ref.blob)
+    }
+
+    static func subtitles(_ ref: SubtitlesRef?) -> String {
+        guard let ref else { return "none" }
+        return "\(ref.cueCount) cues, " + blob(ref.blob) + " from transcript \(ref.transcript.sha256.prefix(8))"
+    }
+
+    static func thumbnail(_ ref: RenderedThumbnail?) -> String {
+        guard let ref else { return "none" }
+        return ref.format.rawValue + " " + image(ref.image)
+    }
+
+    static func settings(_ settings: ThumbnailSettings) -> String {
+        "\(settings.fontName ?? "default font") \(number(settings.fontSize)) pt \(settings.fontColorHex)"
+            + (settings.outlineEnabled ? " outlined \(settings.outlineColorHex)" : "")
+            + " at \(number(settings.textPositionX)),\(number(settings.textPositionY))"
+            + " padding \(number(settings.horizontalPadding))x\(number(settings.verticalPadding))"
+            + " on \(settings.canvasWidth)x\(settings.canvasHeight) \(settings.backgroundScaling.rawValue)"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    /// Bytes as people read them: `812 B`, `48.2 KB`, `3.1 MB` (powers of 1,000).
+    static func size(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1_000: "\(bytes) B"
+        case ..<1_000_000: String(format: "%.1f KB", Double(bytes) / 1_000)
+        default: String(format: "%.1f MB", Double(bytes) / 1_000_000)
+        }
+    }
+}
+
+/// Every field of an entity with its value as text: what `history` compares before and after a command.
+enum EntityFields {
+    static func of(_ podcast: Podcast) -> [(EntityField, String)] {
+        [
+            (.name, FieldText.text(podcast.name)), (.description, FieldText.text(podcast.description)),
+            (.artwork, FieldText.image(podcast.artwork)), (.defaultOverlay, FieldText.image(podcast.defaultOverlay)),
+            (.thumbnailDefaults, FieldText.settings(podcast.thumbnailDefaults)),
+        ]
+    }
+
+    static func of(_ episode: Episode) -> [(EntityField, String)] {
+        [
+            (.title, FieldText.text(episode.title)), (.number, String(episode.number)),
+            (.description, FieldText.text(episode.description)), (.publishDate, FieldText.time(episode.publishDate)),
+            (.transcript, FieldText.blob(episode.transcript)), (.subtitles, FieldText.subtitles(episode.subtitles)),
+            (.background, FieldText.image(episode.background)), (.overlay, FieldText.image(episode.overlay)),
+            (.thumbnailSettings, FieldText.settings(episode.thumbnailSettings)),
+            (.thumbnailText, FieldText.text(episode.effectiveThumbnailText)), (.thumbnail, FieldText.thumbnail(episode.thumbnail)),
+        ]
+    }
+}

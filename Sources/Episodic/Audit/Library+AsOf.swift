@@ -1,0 +1,36 @@
+import EventLog
+import PodcastDomain
+import Projections
+
+extension Library {
+    /// The podcast as it stood at `bound`, and its episodes then live, in number order: the log folded
+    /// up to that point (no read model is involved).
+    public func podcast(_ id: PodcastID, asOf bound: LogBound) throws -> (podcast: PodcastState, episodes: [Episode]) {
+        var filter = LogFilter()
+        filter.podcast = id
+        filter.until = bound
+        var podcast = PodcastDecider.initial
+        var episodes: [EpisodeID: EpisodeState] = [:]
+        try readLog(filter) { logged in
+            switch logged.event.payload {
+            case is any PodcastEventPayload:
+                podcast = PodcastDecider.evolve(podcast, logged.event)
+            case let payload as any EpisodeEventPayload:
+                episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, logged.event)
+            default:
+                break
+            }
+        }
+        return (podcast, episodes.values.compactMap(\.live).sorted { $0.number < $1.number })
+    }
+
+    /// The episode as it stood at `bound`: its stream folded up to that point.
+    public func episode(_ id: EpisodeID, asOf bound: LogBound) throws -> EpisodeState {
+        var state = EpisodeDecider.initial
+        try log.read(stream: StreamID(domain: id.streamName)) { envelope in
+            guard bound.admits(position: envelope.position, time: envelope.timestamp) else { return }
+            state = EpisodeDecider.evolve(state, try DomainEvents.decode(envelope))
+        }
+        return state
+    }
+}

@@ -1,0 +1,91 @@
+import CoreValues
+import EventLog
+import Foundation
+import PodcastDomain
+import Projections
+
+extension Library {
+    /// Calls `body` with each event `filter` admits, in log order, from `filter.since` to `filter.until`
+    /// (or the head). Reading takes no lock; memory stays constant but for the episodes' podcasts, which
+    /// a podcast filter remembers.
+    public func readLog(_ filter: LogFilter, _ body: (LoggedEvent) throws -> Void) throws {
+        try readLog(filter, from: filter.start, body)
+    }
+
+    /// Like ``readLog(_:_:)``, then waits for new events and shows them as they are appended, until
+    /// `keepGoing` says to stop. `pollInterval` is how often the log is looked at.
+    public func followLog(
+        _ filter: LogFilter, pollInterval: Duration = .milliseconds(200), keepGoing: () -> Bool,
+        _ body: (LoggedEvent) throws -> Void
+    ) throws {
+        var next = filter.start
+        var podcasts = EpisodePodcasts(log: log)
+        while keepGoing() {
+            try log.refresh()
+            if log.head >= next {
+                try readLog(filter, from: next, podcasts: &podcasts, body)
+                next = log.head.next
+            }
+            if let end = filter.end, next > end { return }
+            Thread.sleep(forTimeInterval: Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18)
+        }
+    }
+
+    private func readLog(_ filter: LogFilter, from start: LogPosition, _ body: (LoggedEvent) throws -> Void) throws {
+        var podcasts = EpisodePodcasts(log: log)
+        try readLog(filter, from: start, podcasts: &podcasts, body)
+    }
+
+    private func readLog(
+        _ filter: LogFilter, from start: LogPosition, podcasts: inout EpisodePodcasts, _ body: (LoggedEvent) throws -> Void
+    ) throws {
+        let streams = filter.streams.union([filter.episode.map { StreamID(domain: $0.streamName) }].compactMap { $0 })
+        try log.read(from: start, through: filter.end) { envelope in
+            if !streams.isEmpty, !streams.contains(where: envelope.isIn) { return }
+            if !filter.types.isEmpty, !filter.types.contains(envelope.type) { return }
+            if !filter.actors.isEmpty, !filter.actors.contains(envelope.actor) { return }
+            if let command = filter.command, envelope.commandID != command { return }
+            let position = envelope.position, time = envelope.timestamp
+            if let since = filter.since, !since.precedes(position: position, time: time) { return }
+            if let until = filter.until, !until.admits(position: position, time: time) { return }
+            let event = try DomainEvents.decode(envelope)
+            if let podcast = filter.podcast, try podcasts.podcast(of: event) != podcast { return }
+            try body(LoggedEvent(
+                record: RecordedEvent(envelope), event: event, line: String(decoding: envelope.line, as: UTF8.self)))
+        }
+    }
+}
+
+/// Which podcast each event belongs to: a podcast's own, or an episode's podcast, remembered from its
+/// creation (read once through the stream index for an episode created before the events read).
+struct EpisodePodcasts {
+    let log: EventLog
+    private var known: [EpisodeID: PodcastID] = [:]
+
+    init(log: EventLog) { self.log = log }
+
+    mutating func podcast(of event: DomainEvent) throws -> PodcastID? {
+        switch event {
+        case .episodeCreated(let e):
+            known[e.episodeID] = e.podcastID
+            return e.podcastID
+        default:
+            break
+        }
+        switch event.payload {
+        case let payload as any PodcastEventPayload:
+            return payload.podcastID
+        case let payload as any EpisodeEventPayload:
+            if let podcast = known[payload.episodeID] { return podcast }
+            var podcast: PodcastID?
+            try log.read(stream: StreamID(domain: payload.episodeID.streamName)) { envelope in
+                guard podcast == nil, case .episodeCreated(let e) = try DomainEvents.decode(envelope) else { return }
+                podcast = e.podcastID
+            }
+            known[payload.episodeID] = podcast
+            return podcast
+        default:
+            return nil
+        }
+    }
+}

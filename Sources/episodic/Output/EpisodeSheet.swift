@@ -4,7 +4,18 @@ import Projections
 
 /// One episode as labelled lines for people.
 enum EpisodeSheet {
-    static func lines(_ episode: EpisodeDetail) -> [String] {
+    /// The episode as the read model has it now.
+    static func lines(_ detail: EpisodeDetail) -> [String] {
+        let episode = Episode(
+            id: detail.id, podcastID: detail.podcastID, title: detail.title, number: detail.number,
+            description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
+            thumbnailSettings: detail.thumbnailSettings, thumbnailText: detail.thumbnailText, transcript: detail.transcript,
+            subtitles: detail.subtitles, background: detail.background, overlay: detail.overlay, thumbnail: detail.thumbnail)
+        return lines(episode, updatedAt: detail.updatedAt)
+    }
+
+    /// The episode as a fold of the log gives it; `updatedAt` is the read model's, when known.
+    static func lines(_ episode: Episode, updatedAt: Timestamp?) -> [String] {
         let settings = episode.thumbnailSettings
         var rows: [(String, String)] = [
             ("id", episode.id.description),
@@ -14,22 +25,21 @@ enum EpisodeSheet {
             ("description", episode.description ?? "–"),
             ("published", episode.publishDate?.text ?? "–"),
             ("created", episode.createdAt.text),
-            ("updated", episode.updatedAt.text),
+            ("updated", updatedAt?.text ?? "–"),
             ("transcript", episode.transcript.map(blob) ?? "–"),
             ("subtitles", episode.subtitles.map { "\($0.cueCount) cues, " + blob($0.blob) } ?? "–"),
             ("background", episode.background.map(image) ?? "–"),
             ("overlay", episode.overlay.map(image) ?? "–"),
             ("thumbnail", episode.thumbnail.map { "\($0.format.rawValue), " + image($0.image) } ?? "–"),
-            ("thumbnail text", episode.thumbnailText),
+            ("thumbnail text", episode.effectiveThumbnailText),
             ("font", "\(settings.fontName ?? "default bold") \(number(settings.fontSize)) pt, \(settings.fontColorHex)"
                 + (settings.outlineEnabled ? ", outline \(settings.outlineColorHex)" : ", no outline")),
             ("text position", "\(number(settings.textPositionX)), \(number(settings.textPositionY)); padding "
                 + "\(number(settings.horizontalPadding)) x \(number(settings.verticalPadding)) px"),
             ("canvas", "\(settings.canvasWidth)x\(settings.canvasHeight), \(settings.backgroundScaling.rawValue)"),
         ]
-        if episode.subtitles != nil, episode.subtitles?.transcript != episode.transcript {
-            rows[9].1 += " (outdated: the transcript changed since)"
-        }
+        if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
+        if episode.thumbnailOutdated { rows[12].1 += " (outdated: its inputs changed since)" }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in label + ":" + String(repeating: " ", count: width - label.count + 1) + value }
     }

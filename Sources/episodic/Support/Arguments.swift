@@ -1,5 +1,6 @@
 import ArgumentParser
 import CoreValues
+import Episodic
 import Foundation
 import PodcastDomain
 
@@ -15,13 +16,7 @@ extension Timestamp {
 /// Dates as people write them and read them.
 enum Dates {
     /// `2026-11-21` (midnight UTC), or a full ISO 8601 time such as `2026-11-21T18:30:00Z`.
-    static func parse(_ text: String) -> Timestamp? {
-        if let time = Timestamp(text: text) { return time }
-        let formatter = ISO8601DateFormatter()
-        if let date = formatter.date(from: text) { return Timestamp(date) }
-        formatter.formatOptions = [.withFullDate]
-        return formatter.date(from: text).flatMap(Timestamp.init)
-    }
+    static func parse(_ text: String) -> Timestamp? { LogBound.time(text) }
 
     /// The day part, `2026-11-21`.
     static func day(_ time: Timestamp) -> String { String(time.text.prefix(10)) }

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Episodic
+import PodcastDomain
+
+struct HistoryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history", abstract: "A podcast's or an episode's timeline: one entry per command, who, when, and what changed.",
+        discussion: "A podcast's history includes its episodes'. A blob is shown by its size and a hash prefix.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    var target: String
+
+    func run() throws {
+        try Session.run(global) { session in
+            let library = try session.library()
+            let entries: [HistoryEntry]
+            switch try library.resolveEntity(target) {
+            case .podcast(let id): entries = try library.history(of: id)
+            case .episode(let id): entries = try library.history(of: id)
+            }
+            if global.json { return session.printJSON(entries.map(HistoryRecord.init)) }
+            guard !entries.isEmpty else { return print("No history: nothing in the log touched \(target).") }
+            for entry in entries {
+                let positions = entry.positions.lowerBound == entry.positions.upperBound
+                    ? "\(entry.positions.lowerBound)" : "\(entry.positions.lowerBound)-\(entry.positions.upperBound)"
+                let undo = entry.undoes.map { ", undoing \($0.description.prefix(8))" } ?? ""
+                print("\(entry.time.text)  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
+                for change in entry.changes {
+                    if change.field == "existence" {
+                        print("    \(change.entity): \(change.after)")
+                    } else {
+                        print("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
+                    }
+                }
+            }
+        }
+    }
+}
+
+private struct HistoryRecord: Encodable {
+    struct Change: Encodable {
+        var entity: String
+        var field: String
+        var before: String
+        var after: String
+    }
+
+    var commandID: String
+    var actor: String
+    var time: String
+    var firstPosition: UInt64
+    var lastPosition: UInt64
+    var undoes: String?
+    var changes: [Change]
+
+    init(_ entry: HistoryEntry) {
+        commandID = entry.commandID.description
+        actor = entry.actor
+        time = entry.time.text
+        firstPosition = entry.positions.lowerBound.rawValue
+        lastPosition = entry.positions.upperBound.rawValue
+        undoes = entry.undoes?.description
+        changes = entry.changes.map { Change(entity: $0.entity, field: $0.field, before: $0.before, after: $0.after) }
+    }
+}

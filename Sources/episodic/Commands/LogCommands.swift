@@ -1,0 +1,152 @@
+import ArgumentParser
+import CoreValues
+import Episodic
+import EventLog
+import Foundation
+import PodcastDomain
+
+struct LogCommands: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "log", abstract: "Read the log for audit, or verify it.",
+        subcommands: [List.self, Verify.self], defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List events in order: position, time, actor, command, stream, type, and what they set.",
+            discussion: "`episodic log` alone does this. --json prints each event's envelope exactly as stored.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Only this podcast's events and its episodes'.") var podcast: String?
+        @Option(help: "Only this episode's events.") var episode: String?
+        @Option(help: "Only this stream's events (e.g. episode-<uuid>). Repeatable.") var stream: [String] = []
+        @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
+        @Option(name: .customLong("by"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
+        @Option(help: "Only the events of this command id.") var command: CommandID?
+        @Option(help: ArgumentHelp("From this position or time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
+        var since: String?
+        @Option(help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
+        @Flag(help: "Keep watching, and print new events as they are appended (Ctrl-C stops).") var follow = false
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                var filter = LogFilter()
+                filter.podcast = try podcast.map { try library.resolve(PodcastReference.text($0)) }
+                filter.episode = try episode.map { try library.resolve(EpisodeReference.text($0)) }
+                filter.streams = Set(try stream.map { text in
+                    guard let id = StreamID(rawValue: text) else { throw ValidationError("\(text) is not a stream id.") }
+                    return id
+                })
+                filter.types = Set(type)
+                filter.actors = Set(actors)
+                filter.command = command
+                filter.since = try since.map(Self.bound)
+                filter.until = try until.map(Self.bound)
+                let print = { (logged: LoggedEvent) in
+                    Swift.print(global.json ? logged.line : Self.line(logged))
+                    if follow { fflush(nil) }
+                }
+                if follow {
+                    try library.followLog(filter, keepGoing: { true }, print)
+                } else {
+                    try library.readLog(filter, print)
+                }
+            }
+        }
+
+        static func bound(_ text: String) throws -> LogBound {
+            guard let bound = LogBound(text) else { throw LibraryError.invalidTime(text) }
+            return bound
+        }
+
+        /// One event on one line, its columns aligned whatever the log's length.
+        static func line(_ logged: LoggedEvent) -> String {
+            let record = logged.record
+            let stream = record.stream.rawValue
+            let kind = stream.prefix { $0 != "-" }
+            let shortStream = kind + " " + stream.dropFirst(kind.count + 1).prefix(8)
+            return [
+                pad(String(record.position.rawValue), 7, right: true), record.timestamp.text, pad(record.actor, 10),
+                String(record.commandID.description.prefix(8)), pad(String(shortStream), 16), pad(record.type, 31),
+                (record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? "") + logged.summary,
+            ].joined(separator: "  ")
+        }
+
+        private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
+            let padding = String(repeating: " ", count: max(0, width - text.count))
+            return right ? padding + text : text + padding
+        }
+    }
+
+    struct Verify: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "verify",
+            abstract: "Check the log's checksums and continuity, every blob's hash, and the read models against a replay.",
+            discussion: "Exits 74 with a report of every difference found.")
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let bar = ProgressBar("replaying", quiet: global.quiet)
+                let result = try library.verify(progress: bar.update)
+                bar.finish()
+                if global.json {
+                    session.printJSON(VerifyRecord(result))
+                } else {
+                    for line in Self.report(result) { print(line) }
+                }
+                if !result.isClean { throw ExitCode(ExitStatus.damaged.rawValue) }
+            }
+        }
+
+        static func report(_ result: LibraryVerification) -> [String] {
+            let log = result.log
+            var lines = [
+                "log: \(log.events) events in \(log.frames) frames of \(log.segments) segments, \(log.streams) streams, "
+                    + "\(log.blobs) blobs checked: " + (log.isClean ? "all good" : "\(log.problems.count) problem(s)")
+            ]
+            lines += log.problems.map { "  - \($0)" }
+            if log.isClean {
+                lines.append("read models: " + (result.readModel.isEmpty
+                    ? "identical to a replay of the log" : "\(result.readModel.count) difference(s) from a replay of the log"))
+                lines += result.readModel.map { "  - \($0)" }
+                if !result.readModel.isEmpty {
+                    lines.append("  The log is intact; `episodic projections rebuild --all` rebuilds the read models from it.")
+                }
+            } else {
+                lines.append("read models: not compared, the log is damaged. Restore the damaged files from a backup.")
+            }
+            if !result.searchProblems.isEmpty {
+                lines.append("search: \(result.searchProblems.count) transcript(s) could not be indexed")
+                lines += result.searchProblems.map { "  - episode \($0.episodeID): \($0.message)" }
+            }
+            return lines
+        }
+    }
+}
+
+private struct VerifyRecord: Encodable {
+    struct Difference: Encodable {
+        var table: String
+        var id: String
+        var column: String?
+        var live: String?
+        var replayed: String?
+    }
+
+    var clean: Bool
+    var events: UInt64
+    var logProblems: [String]
+    var readModelDifferences: [Difference]
+    var searchProblems: [String]
+
+    init(_ result: LibraryVerification) {
+        clean = result.isClean
+        events = result.log.events
+        logProblems = result.log.problems.map(\.description)
+        readModelDifferences = result.readModel.map {
+            Difference(table: $0.table, id: $0.id, column: $0.column, live: $0.live, replayed: $0.replayed)
+        }
+        searchProblems = result.searchProblems.map { "episode \($0.episodeID): \($0.message)" }
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import CoreValues
+import Episodic
+import Foundation
+import PodcastDomain
+
+struct ShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print a podcast or an episode as it stood at a point of the log.",
+        discussion: "The log is folded up to that point; no read model is involved. Without --as-of, as it stands now.")
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    var target: String
+    @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
+    var asOf: String?
+
+    func run() throws {
+        try Session.run(global) { session in
+            let library = try session.library()
+            let bound = try asOf.map(LogCommands.List.bound) ?? .position(library.log.head)
+            switch try library.resolveEntity(target) {
+            case .podcast(let id):
+                let (state, episodes) = try library.podcast(id, asOf: bound)
+                if global.json { return session.printJSON(PodcastAsOf(state: Self.name(state), podcast: state.existing, episodes: episodes)) }
+                guard let podcast = state.existing else { return print("Podcast \(id) did not exist yet at \(bound).") }
+                print("podcast \(podcast.id) at \(bound)" + (state.live == nil ? " (deleted)" : ""))
+                for (field, value) in Self.podcastRows(podcast) { print("  \(field): \(value)") }
+                print("  episodes: \(episodes.count)")
+                for episode in episodes { print("    #\(episode.number)  \(episode.title)") }
+            case .episode(let id):
+                let state = try library.episode(id, asOf: bound)
+                if global.json { return session.printJSON(EpisodeAsOf(state: Self.name(state), episode: state.existing)) }
+                guard let episode = state.existing else { return print("Episode \(id) did not exist yet at \(bound).") }
+                print("episode at \(bound)" + (state.live == nil ? " (deleted)" : ""))
+                for line in EpisodeSheet.lines(episode, updatedAt: nil) { print("  " + line) }
+            }
+        }
+    }
+
+    static func name<Value>(_ state: EntityState<Value>) -> String {
+        switch state {
+        case .initial: "none"
+        case .active: "live"
+        case .deleted: "deleted"
+        }
+    }
+
+    static func podcastRows(_ podcast: Podcast) -> [(String, String)] {
+        [
+            ("name", podcast.name), ("description", podcast.description ?? "–"), ("created", podcast.createdAt.text),
+            ("artwork", podcast.artwork.map { "\($0.width)x\($0.height), \($0.blob.byteCount) bytes" } ?? "–"),
+            ("default overlay", podcast.defaultOverlay.map { "\($0.width)x\($0.height), \($0.blob.byteCount) bytes" } ?? "–"),
+        ]
+    }
+}
+
+private struct PodcastAsOf: Encodable {
+    var state: String
+    var podcast: Podcast?
+    var episodes: [Episode]
+}
+
+private struct EpisodeAsOf: Encodable {
+    var state: String
+    var episode: Episode?
+}

@@ -1,0 +1,107 @@
+import EventLog
+import Foundation
+import Testing
+
+/// `episodic log`, `history`, `show --as-of`, `undo` and `log verify`, through the built binary.
+@Suite("Audit and undo from the command line")
+struct AuditCLITests {
+    /// A library with a podcast, an episode retitled twice.
+    func given() throws -> CLI {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        try cli.must("episode", "create", "Show", "One")
+        try cli.must("episode", "retitle", "Show/1", "Uno")
+        try cli.must("episode", "retitle", "Show/1", "Eins", "--actor", "bob")
+        return cli
+    }
+
+    @Test("log: one aligned line per event; --json the stored envelopes; filters")
+    func log() throws {
+        let cli = try given()
+        let lines = try cli.must("log").out.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines[3].contains("EpisodeRetitled") && lines[3].contains("title \"Eins\"") && lines[3].contains("bob"))
+        let envelopes = try cli.must("log", "--json", "--type", "EpisodeRetitled").jsonLines()
+        #expect(envelopes.map { $0["position"] as? Int } == [3, 4])
+        #expect((envelopes[1]["data"] as? [String: Any])?["title"] as? String == "Eins")
+        #expect(try cli.must("log", "--by", "bob").out.split(separator: "\n").count == 1)
+        #expect(try cli.must("log", "--episode", "Show/1", "--since", "4").out.split(separator: "\n").count == 1)
+        let bad = try cli.run("log", "--since", "last week")
+        #expect(bad.status == 65 && bad.err.contains("not a date or time"))
+    }
+
+    @Test("log --follow prints events as other processes append them")
+    func follow() throws {
+        let cli = try given()
+        let follower = try cli.start(["log", "--follow", "--since", "5"])
+        try cli.must("episode", "retitle", "Show/1", "Followed")
+        // The follower looks every 200 ms. SIGKILL stops it: a child of the test runner may inherit a
+        // mask that blocks SIGTERM.
+        var printed = ""
+        let handle = follower.out.fileHandleForReading
+        for _ in 0..<50 where !printed.contains("Followed") {
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 100) > 0 { printed += String(decoding: handle.availableData, as: UTF8.self) }
+        }
+        kill(follower.process.processIdentifier, SIGKILL)
+        _ = follower.finish()
+        #expect(printed.contains("title \"Followed\""))
+    }
+
+    @Test("undo: refuses over a later change and lists it; --dry-run appends nothing; --last; redo")
+    func undo() throws {
+        let cli = try given()
+        let events = try EventLog(at: cli.library).events()
+        let firstRetitle = events[2].commandID.description
+        let refused = try cli.run("undo", firstRetitle)
+        #expect(refused.status == 65)
+        #expect(refused.err.contains(events[3].commandID.description) && refused.err.contains("by bob"))
+
+        let dry = try cli.must("undo", "--last", "--dry-run").out
+        #expect(dry.contains("would undo") && dry.contains("EpisodeRetitled"))
+        #expect(try cli.head() == 4)
+
+        let undone = try cli.object("undo", "--last")
+        #expect(undone["undoes"] as? String == events[3].commandID.description)
+        #expect(try cli.object("episode", "show", "Show/1")["title"] as? String == "Uno")
+        let redo = try cli.object("undo", (undone["outcome"] as! [String: Any])["commandID"] as! String)
+        #expect(redo["events"] as? [String] == ["EpisodeRetitled"])
+        #expect(try cli.object("episode", "show", "Show/1")["title"] as? String == "Eins")
+        let history = try cli.must("history", "Show/1").out
+        #expect(history.contains("title: \"Uno\" → \"Eins\""))
+        #expect(history.contains("undoing"))
+    }
+
+    @Test("show --as-of: the episode as it was at a position and at a time")
+    func asOf() throws {
+        let cli = try given()
+        let atThree = try cli.object("show", "Show/1", "--as-of", "3")
+        #expect(atThree["state"] as? String == "live")
+        #expect((atThree["episode"] as? [String: Any])?["title"] as? String == "Uno")
+        let before = try cli.object("show", "Show/1", "--as-of", "1")
+        #expect(before["state"] as? String == "none")
+        let time = try EventLog(at: cli.library).events()[1].timestamp.text
+        let atTime = try cli.object("show", "Show", "--as-of", time)
+        #expect((atTime["episodes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["One"])
+    }
+
+    @Test("log verify: clean exits 0; a damaged blob exits 74 with a report")
+    func verify() throws {
+        let cli = try given()
+        try cli.must("transcript", "import", "Show/1", Fixtures.path("zencastr-excerpt.txt"))
+        let clean = try cli.must("log", "verify").out
+        #expect(clean.contains("all good") && clean.contains("identical to a replay"))
+        let blobs = try FileManager.default.subpathsOfDirectory(atPath: cli.library + "/blobs").filter { $0.count > 60 }
+        let blob = cli.library + "/blobs/" + (try #require(blobs.first))
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: blob))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: blob))
+        let damaged = try cli.run("log", "verify")
+        #expect(damaged.status == 74)
+        #expect(damaged.out.contains("problem"))
+        let json = try cli.run("log", "verify", "--json")
+        #expect(json.status == 74)
+        #expect((try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])?["clean"] as? Bool == false)
+    }
+}

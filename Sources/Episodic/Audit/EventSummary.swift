@@ -34,6 +34,8 @@ enum EventSummary {
         case .thumbnailTextChanged(let e): "thumbnail text \(e.text.map { FieldText.text($0) } ?? "default")"
         case .thumbnailRendered(let e): "thumbnail \(FieldText.thumbnail(e.thumbnail))"
         case .thumbnailDiscarded: "thumbnail none"
+        case .fontImported(let e): "font \(FieldText.text(e.name)) \(FieldText.blob(e.font))"
+        case .fontRemoved(let e): "font \(FieldText.text(e.name)) removed"
         }
     }
 }

@@ -34,6 +34,9 @@ public enum DomainEvent: Hashable, Sendable {
     case thumbnailRendered(ThumbnailRendered)
     case thumbnailDiscarded(ThumbnailDiscarded)
 
+    case fontImported(FontImported)
+    case fontRemoved(FontRemoved)
+
     /// The payload, whatever its type.
     public var payload: any EventPayload {
         switch self {
@@ -67,6 +70,8 @@ public enum DomainEvent: Hashable, Sendable {
         case .thumbnailTextChanged(let e): e
         case .thumbnailRendered(let e): e
         case .thumbnailDiscarded(let e): e
+        case .fontImported(let e): e
+        case .fontRemoved(let e): e
         }
     }
 
@@ -89,7 +94,7 @@ public enum DomainEvent: Hashable, Sendable {
         TranscriptReplaced.self, TranscriptCleared.self, SRTGenerated.self, SRTDiscarded.self,
         ThumbnailBackgroundSet.self, ThumbnailBackgroundCleared.self, ThumbnailOverlaySet.self,
         ThumbnailOverlayCleared.self, ThumbnailSettingsChanged.self, ThumbnailTextChanged.self,
-        ThumbnailRendered.self, ThumbnailDiscarded.self,
+        ThumbnailRendered.self, ThumbnailDiscarded.self, FontImported.self, FontRemoved.self,
     ]
 
     /// Wraps a payload in its case.
@@ -125,6 +130,8 @@ public enum DomainEvent: Hashable, Sendable {
         case let e as ThumbnailTextChanged: self = .thumbnailTextChanged(e)
         case let e as ThumbnailRendered: self = .thumbnailRendered(e)
         case let e as ThumbnailDiscarded: self = .thumbnailDiscarded(e)
+        case let e as FontImported: self = .fontImported(e)
+        case let e as FontRemoved: self = .fontRemoved(e)
         default: preconditionFailure("\(Swift.type(of: payload)) is not listed in DomainEvent")
         }
     }

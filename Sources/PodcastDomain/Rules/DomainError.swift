@@ -25,6 +25,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case episodeNotFound
     case episodeDeleted(EpisodeID)
     case episodeAlreadyExists(EpisodeID)
+    case fontNameTaken(String)
+    case fontNotFound(String)
 
     /// Transcripts above this many bytes are refused: 10 MB.
     public static let transcriptLimit = 10 * 1024 * 1024
@@ -77,6 +79,11 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "episode \(id) was deleted. Undo the deletion to work on it again."
         case .episodeAlreadyExists(let id):
             "episode \(id) already exists. Create it with a new id."
+        case .fontNameTaken(let name):
+            "a font named \"\(name)\" is already imported. Import this one under another name, or remove that one first; "
+                + "case and surrounding spaces do not count."
+        case .fontNotFound(let name):
+            "no font named \"\(name)\" is imported. Import it first, or list the fonts to find its name."
         }
     }
 }

@@ -5,6 +5,8 @@ public enum EntityField: String, Hashable, Sendable, CaseIterable, CustomStringC
     case existence
     case name, description, artwork, defaultOverlay, thumbnailDefaults
     case title, number, publishDate, transcript, subtitles, background, overlay, thumbnailSettings, thumbnailText, thumbnail
+    /// A font of the library's fonts stream, by name: see ``DomainEvent/overlaps(_:)``.
+    case font
 
     public var description: String { rawValue }
 }
@@ -30,12 +32,22 @@ extension DomainEvent {
         case .thumbnailSettingsChanged: [.thumbnailSettings]
         case .thumbnailTextChanged: [.thumbnailText]
         case .thumbnailRendered, .thumbnailDiscarded: [.thumbnail]
+        case .fontImported, .fontRemoved: [.font]
         }
     }
 
     /// Whether undoing this event would overwrite what `later`, an event of the same entity, did.
     public func overlaps(_ later: DomainEvent) -> Bool {
+        // One stream holds every font: two fonts' events overlap only when they are about the same name.
+        if let mine = fontNameKey, let theirs = later.fontNameKey { return mine == theirs }
         let mine = changedFields, theirs = later.changedFields
         return mine.contains(.existence) || theirs.contains(.existence) || !mine.isDisjoint(with: theirs)
+    }
+}
+
+extension DomainEvent {
+    /// The name a font event is about, as names are compared (ignoring case and surrounding spaces).
+    fileprivate var fontNameKey: String? {
+        (payload as? any FontEventPayload).map { Rules.nameKey($0.name) }
     }
 }

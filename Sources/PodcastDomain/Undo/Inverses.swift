@@ -77,6 +77,23 @@ public enum Inverses {
     }
 }
 
+extension Inverses {
+    /// The events that undo `event`, given the state of the fonts stream just before it: an import is
+    /// undone by removing the font (or by putting back the one of that name it replaced), a removal by
+    /// importing the same blob again under the same name.
+    public static func of(_ event: DomainEvent, before state: FontLibraryState) -> [DomainEvent] {
+        switch event {
+        case .fontImported(let e):
+            return [state.font(named: e.name).map { .fontImported(FontImported(name: $0.name, font: $0.font)) }
+                ?? .fontRemoved(FontRemoved(name: e.name))]
+        case .fontRemoved(let e):
+            return state.font(named: e.name).map { [.fontImported(FontImported(name: $0.name, font: $0.font))] } ?? []
+        default:
+            return []
+        }
+    }
+}
+
 extension DomainEvent {
     fileprivate var isTranscriptCleared: Bool {
         if case .transcriptCleared = self { return true }

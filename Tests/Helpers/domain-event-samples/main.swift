@@ -59,6 +59,7 @@ let secondID = EpisodeID(uuid(102))
 struct Studio {
     var podcasts: [PodcastID: PodcastState] = [:]
     var episodes: [EpisodeID: EpisodeState] = [:]
+    var fonts = FontLibrary.initial
     /// Every event, in order, with the step that produced it.
     var samples: [(step: String, event: DomainEvent)] = []
 
@@ -96,6 +97,8 @@ struct Studio {
                     fail("\(step): bad stream \(event.stream)")
                 }
                 episodes[id] = EpisodeDecider.evolve(episode(id), event)
+            } else if event.stream == FontLibrary.streamName {
+                fonts = FontLibrary.evolve(fonts, event)
             } else {
                 fail("\(step): event \(event.type) names stream \(event.stream), of no known kind")
             }
@@ -124,6 +127,18 @@ struct Studio {
         let step = "episode \(command)"
         do {
             let events = try EpisodeDecider.decide(command, episode(id), episodeFacts(for: id, in: podcast))
+            Self.check(events, expected, step)
+            apply(events, step: step)
+        } catch {
+            fail("\(step) was refused: \(error)")
+        }
+    }
+
+    /// Decides a font command, folds the events, and checks their types.
+    mutating func font(_ command: FontCommand, expect expected: [String]) {
+        let step = "font \(command)"
+        do {
+            let events = try FontLibrary.decide(command, fonts)
             Self.check(events, expected, step)
             apply(events, step: step)
         } catch {
@@ -295,6 +310,18 @@ studio.apply(undo, step: "undo of PodcastDeleted")
 guard studio.podcast(podcastID) == podcastBefore, studio.episodes == episodesBefore else {
     fail("undoing the podcast's deletion did not bring back the podcast and its episodes as they were")
 }
+
+// The library's fonts: the ones the settings above name are imported, one is removed, and the removal
+// is undone (the undo of a FontRemoved is a FontImported of the same blob).
+studio.font(.import(name: "  Inter Bold ", font: blob("font-inter-bold", bytes: 310_000)), expect: ["FontImported"])
+studio.font(.import(name: "Menlo", font: blob("font-menlo", bytes: 420_000)), expect: ["FontImported"])
+let fontsBefore = studio.fonts
+studio.font(.remove(name: "MENLO"), expect: ["FontRemoved"])
+guard let menloRemoved = studio.samples.last?.event else { fail("no FontRemoved") }
+let menloBack = Inverses.of(menloRemoved, before: fontsBefore)
+Studio.check(menloBack, ["FontImported"], "undo of FontRemoved")
+studio.apply(menloBack, step: "undo of FontRemoved")
+guard studio.fonts == fontsBefore else { fail("undoing the font's removal did not bring it back as it was") }
 
 // MARK: Output
 

@@ -69,7 +69,7 @@ struct InversesTests {
 
     @Test("the cases cover every event type")
     func coverage() {
-        let covered = Set((Self.podcastCases + Self.episodeCases).map(\.event.type))
+        let covered = Set((Self.podcastCases + Self.episodeCases + FontLibraryDeciderTests.inverseCases).map(\.event.type))
         #expect(covered == Set(DomainEvent.payloadTypes.map { $0.type }))
     }
 

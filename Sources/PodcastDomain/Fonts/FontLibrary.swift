@@ -1,0 +1,85 @@
+import CoreValues
+
+/// A font in the library: the name thumbnail settings call it by, and its file's bytes in the blob store.
+public struct ImportedFont: Hashable, Sendable, Codable {
+    public var name: String
+    public var font: BlobRef
+
+    public init(name: String, font: BlobRef) {
+        self.name = name
+        self.font = font
+    }
+}
+
+/// The fonts stream folded: every imported font, found by its name ignoring case and surrounding spaces.
+public struct FontLibraryState: Hashable, Sendable {
+    private var byKey: [String: ImportedFont] = [:]
+
+    public init() {}
+
+    /// The font `name` calls for, ignoring case and surrounding spaces.
+    public func font(named name: String) -> ImportedFont? { byKey[Rules.nameKey(name)] }
+
+    /// Every font, by name (ignoring case).
+    public var fonts: [ImportedFont] {
+        byKey.sorted { $0.key < $1.key }.map(\.value)
+    }
+
+    fileprivate mutating func set(_ font: ImportedFont?, for name: String) {
+        byKey[Rules.nameKey(name)] = font
+    }
+}
+
+/// What a user can ask of the library's fonts.
+///
+/// The shell stores the font file as a blob and checks that it can be drawn with before it decides: the
+/// domain cannot read fonts, and knows a font only by its reference.
+public enum FontCommand: Hashable, Sendable {
+    /// Imports the font stored as `font` under `name`, which no other font may have (ignoring case).
+    case `import`(name: String, font: BlobRef)
+    /// Removes the font called `name` (ignoring case). Settings that name it keep the name; rendering
+    /// with them is refused until a font of that name is imported again.
+    case remove(name: String)
+}
+
+/// The fonts aggregate: one stream, `fonts`, for the whole library. It is short (a few events per font),
+/// so the shell folds all of it for any command that needs to know the fonts.
+public enum FontLibrary {
+    /// The name of the one stream of font events.
+    public static let streamName = "fonts"
+    public static let initial = FontLibraryState()
+
+    /// The events `command` produces, or the rule it breaks. Importing the same font under the same name
+    /// again changes nothing.
+    public static func decide(_ command: FontCommand, _ state: FontLibraryState) throws(DomainError) -> [DomainEvent] {
+        switch command {
+        case let .import(requested, font):
+            let name = try Rules.name(requested, .fontName)
+            if let existing = state.font(named: name) {
+                if existing == ImportedFont(name: name, font: font) { return [] }
+                throw .fontNameTaken(existing.name)
+            }
+            return [.fontImported(FontImported(name: name, font: font))]
+        case .remove(let requested):
+            let name = try Rules.name(requested, .fontName)
+            guard let existing = state.font(named: name) else { throw .fontNotFound(name) }
+            return [.fontRemoved(FontRemoved(name: existing.name))]
+        }
+    }
+
+    /// The state after `event`. Events of other streams leave it as it is.
+    public static func evolve(_ state: FontLibraryState, _ event: DomainEvent) -> FontLibraryState {
+        var state = state
+        switch event {
+        case .fontImported(let e): state.set(ImportedFont(name: e.name, font: e.font), for: e.name)
+        case .fontRemoved(let e): state.set(nil, for: e.name)
+        default: break
+        }
+        return state
+    }
+
+    /// Folds the stream's events from ``initial``.
+    public static func fold(_ events: some Sequence<DomainEvent>) -> FontLibraryState {
+        events.reduce(initial, evolve)
+    }
+}

@@ -21,9 +21,10 @@ struct CommandSchemaExamplesTests {
         .appendingPathComponent("../ThumbnailRendererTests/Fixtures/overlay.png")
         .standardizedFileURL
 
-    /// A file's content, for the lines that name one by path: a real image for an image path, as the
-    /// parser probes it and refuses anything else, and a transcript otherwise.
+    /// A file's content, for the lines that name one by path: a real image for an image path and a real
+    /// font for a font path, as the parser checks them and refuses anything else, and a transcript otherwise.
     static func readFile(_ path: String) throws -> [UInt8] {
+        if path.hasSuffix(".ttf") { return Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"))) }
         guard path.hasSuffix(".png") || path.hasSuffix(".jpg") else { return Array("00:00:01\nA\nHi.\n".utf8) }
         return Array(try Data(contentsOf: imagePath))
     }

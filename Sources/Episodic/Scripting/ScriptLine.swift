@@ -35,6 +35,9 @@ struct ScriptLine {
         "thumbnail.overlay.clear": (["episode"], []),
         "thumbnail.settings": (["episode", "settings"], []),
         "thumbnail.text": (["episode", "text"], []),
+        "thumbnail.render": (["episode"], []),
+        "font.import": (["file"], ["name"]),
+        "font.remove": (["name"], []),
     ]
 
     static var commands: [String] { shapes.keys.sorted() }
@@ -58,9 +61,9 @@ struct ScriptLine {
             return Submission(.podcast(.id(id), .create(id: id, name: try string("name"), description: try optionalString("description"), at: now)))
         case "podcast.rename": return Submission(.podcast(try podcast(), .rename(try string("name"))))
         case "podcast.describe": return Submission(.podcast(try podcast(), .describe(try optionalString("description"))))
-        case "podcast.artwork": return try imageSubmission(readFile) { try .setArtwork($0, of: podcast()) }
+        case "podcast.artwork": return try fileSubmission(readFile) { try .setArtwork($0, of: podcast()) }
         case "podcast.artwork.clear": return Submission(.podcast(try podcast(), .clearArtwork))
-        case "podcast.overlay": return try imageSubmission(readFile) { try .setDefaultOverlay($0, of: podcast()) }
+        case "podcast.overlay": return try fileSubmission(readFile) { try .setDefaultOverlay($0, of: podcast()) }
         case "podcast.overlay.clear": return Submission(.podcast(try podcast(), .clearDefaultOverlay))
         case "podcast.defaults": return Submission(.patchThumbnailDefaults(try podcast(), try settings()))
         case "podcast.delete": return Submission(.podcast(try podcast(), .delete))
@@ -77,11 +80,17 @@ struct ScriptLine {
         case "transcript.import": return .importTranscript(try transcript(readFile), into: try episode())
         case "transcript.clear": return Submission(.episode(try episode(), .clearTranscript))
         case "transcript.convert": return Submission(.convertTranscript(try episode()))
-        case "thumbnail.background": return try imageSubmission(readFile) { try .setBackground($0, of: episode()) }
-        case "thumbnail.overlay": return try imageSubmission(readFile) { try .setOverlay($0, of: episode()) }
+        case "thumbnail.background": return try fileSubmission(readFile) { try .setBackground($0, of: episode()) }
+        case "thumbnail.overlay": return try fileSubmission(readFile) { try .setOverlay($0, of: episode()) }
         case "thumbnail.overlay.clear": return Submission(.episode(try episode(), .clearOverlay))
         case "thumbnail.settings": return Submission(.patchThumbnailSettings(try episode(), try settings()))
         case "thumbnail.text": return Submission(.episode(try episode(), .changeThumbnailText(try optionalString("text"))))
+        case "thumbnail.render": return Submission(.renderThumbnail(try episode()))
+        case "font.import":
+            let path = try string("file")
+            let name = try optionalString("name") ?? Submission.fontName(forFile: path)
+            return try fileSubmission(readFile) { try .importFont($0, name: name) }
+        case "font.remove": return .removeFont(named: try string("name"))
         default: preconditionFailure("\(name) has a shape but no reading")
         }
     }
@@ -158,8 +167,8 @@ struct ScriptLine {
         return .wrongType("settings.\(key)", expected: expected)
     }
 
-    /// The submission `make` builds from the image file the line names.
-    private func imageSubmission(
+    /// The submission `make` builds from the file (an image, a font) the line names.
+    private func fileSubmission(
         _ readFile: (String) throws -> [UInt8], _ make: ([UInt8]) throws -> Submission
     ) throws(Reason) -> Submission {
         let path = try string("file")

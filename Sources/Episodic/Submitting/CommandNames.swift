@@ -40,3 +40,12 @@ extension EpisodeCommand {
         }
     }
 }
+
+extension FontCommand {
+    public var name: String {
+        switch self {
+        case .import: "font.import"
+        case .remove: "font.remove"
+        }
+    }
+}

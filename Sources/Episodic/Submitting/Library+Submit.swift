@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import PodcastDomain
 import Projections
+import ThumbnailRenderer
 
 /// What a batch of commands came to.
 public struct SubmitReport: Sendable {
@@ -84,7 +85,10 @@ extension Library {
 extension SubmitFailure {
     /// A command the rules or the library refused, as opposed to a failure of the library itself: a
     /// batch with `keepGoing` goes on after a refusal.
-    public var isRefusal: Bool { error is DomainError || error is LibraryError || error is TranscriptError }
+    public var isRefusal: Bool {
+        error is DomainError || error is LibraryError || error is TranscriptError || error is ThumbnailError
+            || error is UnusableFont
+    }
 }
 
 /// The events of one commit being gathered: their blobs, and what each stream must hold before it.

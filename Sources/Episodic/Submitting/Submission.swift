@@ -16,6 +16,12 @@ public struct Submission: Sendable {
         case patchThumbnailDefaults(PodcastReference, ThumbnailSettingsPatch)
         /// Changes some of an episode's thumbnail settings, keeping the others as they are when it runs.
         case patchThumbnailSettings(EpisodeReference, ThumbnailSettingsPatch)
+        /// Renders the episode's thumbnail from its inputs as the batch has left them, while deciding
+        /// (under the writer lock), and records it: a script's `thumbnail.render`. The CLI renders
+        /// outside the lock instead, with ``Library/renderThumbnail(of:)``.
+        case renderThumbnail(EpisodeReference)
+        /// Imports or removes one of the library's fonts (see ``importFont(_:name:)``).
+        case font(FontCommand)
     }
 
     public var action: Action
@@ -41,6 +47,8 @@ public struct Submission: Sendable {
         case .convertTranscript: "transcript.convert"
         case .patchThumbnailDefaults: "podcast.defaults"
         case .patchThumbnailSettings: "thumbnail.settings"
+        case .renderThumbnail: "thumbnail.render"
+        case .font(let command): command.name
         }
     }
 }

@@ -8,11 +8,21 @@ extension Workspace {
         switch submission.action {
         case let .podcast(reference, command):
             let id = try resolve(reference)
+            var command = command
+            if case .changeThumbnailDefaults(let settings) = command {
+                let current = try podcast(id).live?.thumbnailDefaults
+                command = .changeThumbnailDefaults(try withImportedFont(settings, replacing: current))
+            }
             let events = try PodcastDecider.decide(command, try podcast(id), try podcastFacts(for: id, command))
             if case .create = command { return Decision(events: events, created: .podcast(id)) }
             return Decision(events: events)
         case let .episode(reference, command):
-            return Decision(events: try decide(command, episode: try resolve(reference)))
+            let id = try resolve(reference)
+            if case .changeThumbnailSettings(let settings) = command {
+                let current = try episode(id).live?.thumbnailSettings
+                return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
+            }
+            return Decision(events: try decide(command, episode: id))
         case let .createEpisode(reference, command):
             guard case .create(let id, _, _, _, _, _) = command else {
                 preconditionFailure("createEpisode takes EpisodeCommand.create, not \(command.name)")
@@ -26,13 +36,49 @@ extension Workspace {
             return Decision(events: try decide(.recordSubtitles(subtitles), episode: id), blobs: [srt])
         case let .patchThumbnailDefaults(reference, patch):
             let id = try resolve(reference)
-            let settings = patch.applied(to: try podcast(id).live?.thumbnailDefaults ?? .defaults)
+            let settings = try withImportedFont(patch, applied: try podcast(id).live?.thumbnailDefaults)
             return Decision(events: try PodcastDecider.decide(.changeThumbnailDefaults(settings), try podcast(id)))
         case let .patchThumbnailSettings(reference, patch):
             let id = try resolve(reference)
-            let settings = patch.applied(to: try episode(id).live?.thumbnailSettings ?? .defaults)
+            let settings = try withImportedFont(patch, applied: try episode(id).live?.thumbnailSettings)
             return Decision(events: try decide(.changeThumbnailSettings(settings), episode: id))
+        case let .renderThumbnail(reference):
+            let id = try resolve(reference)
+            let episode = try episode(id).requireLive()
+            guard let inputs = episode.thumbnailInputs else { throw DomainError.renderNeedsBackground }
+            let (thumbnail, bytes) = try ThumbnailDrawing.stored(inputs, fonts: try fonts(), blob: blob)
+            return Decision(events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes])
+        case let .font(command):
+            return Decision(events: try FontLibrary.decide(command, try fonts()))
         }
+    }
+
+    // MARK: Fonts in settings
+
+    /// `patch` applied to `current`. A font the patch names must be imported (ignoring case); it is
+    /// stored under the name it was imported with. Without `current` (no live entity) the decider
+    /// refuses, so the font is not looked up.
+    private func withImportedFont(_ patch: ThumbnailSettingsPatch, applied current: ThumbnailSettings?) throws -> ThumbnailSettings {
+        var settings = patch.applied(to: current ?? .defaults)
+        if current != nil, case .some(.some) = patch.fontName, let name = try settings.validated().fontName {
+            settings.fontName = try importedFont(named: name).name
+        }
+        return settings
+    }
+
+    /// `settings`, or the refusal of a font that is not imported. A font they keep from `current` is
+    /// not looked up: settings may keep a font removed since (rendering refuses it), not choose one.
+    private func withImportedFont(_ settings: ThumbnailSettings, replacing current: ThumbnailSettings?) throws -> ThumbnailSettings {
+        guard let current, let name = try settings.validated().fontName else { return settings }
+        if let kept = current.fontName, Rules.nameKey(kept) == Rules.nameKey(name) { return settings }
+        var named = settings
+        named.fontName = try importedFont(named: name).name
+        return named
+    }
+
+    private func importedFont(named name: String) throws -> ImportedFont {
+        guard let font = try fonts().font(named: name) else { throw DomainError.fontNotFound(name) }
+        return font
     }
 
     /// An episode command on an existing episode.

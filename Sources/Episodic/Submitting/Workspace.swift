@@ -22,6 +22,8 @@ final class Workspace {
     /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
     private var versions: [StreamID: Int] = [:]
     private var storedNames: [PodcastID: String]?
+    /// The fonts stream folded, once asked for: it is short, so it is read whole.
+    private var fontState: FontLibraryState?
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
 
@@ -43,6 +45,14 @@ final class Workspace {
         if let state = episodes[id] { return state }
         let state = try fold(id.streamName, from: EpisodeDecider.initial, EpisodeDecider.evolve)
         episodes[id] = state
+        return state
+    }
+
+    /// The library's fonts, as the batch has left them.
+    func fonts() throws -> FontLibraryState {
+        if let fontState { return fontState }
+        let state = try fold(FontLibrary.streamName, from: FontLibrary.initial, FontLibrary.evolve)
+        fontState = state
         return state
     }
 
@@ -72,6 +82,8 @@ final class Workspace {
                 podcasts[payload.podcastID] = PodcastDecider.evolve(try podcast(payload.podcastID), event)
             case let payload as any EpisodeEventPayload:
                 episodes[payload.episodeID] = EpisodeDecider.evolve(try episode(payload.episodeID), event)
+            case is any FontEventPayload:
+                fontState = FontLibrary.evolve(try fonts(), event)
             default:
                 preconditionFailure("\(event.type) belongs to no stream")
             }

@@ -1,11 +1,13 @@
 import ArgumentParser
 import Episodic
 import PodcastDomain
+import ThumbnailRenderer
 
 struct ThumbnailCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "thumbnail", abstract: "Set up an episode's thumbnail: its background, overlay, settings and text.",
-        subcommands: [Background.self, Overlay.self, Settings.self, Text.self])
+        commandName: "thumbnail",
+        abstract: "Set up an episode's thumbnail (background, overlay, settings, text), render it, export it.",
+        subcommands: [Background.self, Overlay.self, Settings.self, Text.self, Render.self, Export.self])
 
     struct Background: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -71,6 +73,42 @@ struct ThumbnailCommands: ParsableCommand {
         func run() throws {
             try Session.run(global) { session in
                 try session.submit(Submission(.episode(.text(episode), .changeThumbnailText(text))))
+            }
+        }
+    }
+
+    struct Render: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "render",
+            abstract: "Render the episode's thumbnail from its current background, overlay, settings and text, and store it.",
+            discussion: """
+                The stored thumbnail is at most 1024 pixels on its longest side: PNG when there is an overlay, JPEG \
+                otherwise. It is drawn before the library is locked; if the episode changes meanwhile, the render is \
+                refused and nothing is written: render again. `thumbnail export` writes one at full size.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                try session.submit { library in try library.renderThumbnail(of: .text(episode)) }
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Render the episode's thumbnail at full size and write it to a file: PNG or JPEG, by its extension.",
+            discussion: "Drawn from the episode's current inputs; nothing is recorded. The file is written whole or not at all.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The file to write: .png, .jpg or .jpeg.") var file: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                let format = try ImageFormat(exportPath: file)
+                try Files.write(try session.library().exportThumbnail(of: .text(episode), format: format), to: file)
             }
         }
     }

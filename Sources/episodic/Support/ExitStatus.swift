@@ -33,7 +33,13 @@ enum ExitStatus: Int32 {
     init(for error: any Error) {
         switch error {
         case let failure as SubmitFailure: self.init(for: failure.error)
-        case is DomainError, is TranscriptError, is ScriptError, is ImageError, is UndoError: self = .refused
+        case is DomainError, is TranscriptError, is ScriptError, is ImageError, is UndoError, is UnusableFont: self = .refused
+        case let error as ThumbnailError:
+            switch error {
+            case .background, .overlay, .settings, .fontUnusable, .textNotDrawn: self = .refused
+            case .unknownExportExtension: self = .usage
+            case .outOfMemory: self = .failure
+            }
         case let error as LibraryError:
             if case .blobUnreadable = error { self = .damaged } else { self = .refused }
         case let error as InputError: self = error.isMissing ? .missing : .refused

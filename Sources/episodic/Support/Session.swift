@@ -38,7 +38,13 @@ struct Session {
 
     /// Runs one command and prints what it did.
     func submit(_ submission: Submission) throws {
-        let report = try library().submit([submission], actor: options.actorName, clock: { now })
+        try submit { _ in submission }
+    }
+
+    /// Runs the command `make` prepares from the library (a render, outside the lock), and prints what it did.
+    func submit(_ make: (Library) throws -> Submission) throws {
+        let library = try library()
+        let report = try library.submit([try make(library)], actor: options.actorName, clock: { now })
         warnIfBehind(report)
         for result in report.results {
             switch result {

@@ -39,9 +39,9 @@ let package = Package(
         ),
         // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
         .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
-        // libgd from the system (Debian: libgd-dev), with FreeType for text. No pkgConfig: gdlib.pc passes
-        // on its private dependencies' flags, which SwiftPM refuses with a warning; gd.h is in /usr/include.
-        .systemLibrary(name: "CGD"),
+        // libgd from the system (Debian: libgd-dev), with FreeType for text: its header for the types, the
+        // library itself opened with dlopen on first use (see Sources/CGD/include/cgd.h for why).
+        .target(name: "CGD", linkerSettings: [.linkedLibrary("dl")]),
         // Thumbnails as a pure function of images, settings, text and font: bytes in, bytes out (libgd).
         .target(
             name: "ThumbnailRenderer",

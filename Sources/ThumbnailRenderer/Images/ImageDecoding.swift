@@ -8,12 +8,11 @@ extension GDImage {
 
     /// Decodes `bytes`, whose header is `header`; its size must come out as the header says.
     convenience init(decoding bytes: [UInt8], header: ImageHeader) throws(ImageError) {
-        _ = LibGD.ready
         let pointer = bytes.withUnsafeBytes { buffer in
             let data = UnsafeMutableRawPointer(mutating: buffer.baseAddress)  // libgd only reads it
             return switch header.format {
-            case .png: gdImageCreateFromPngPtr(Int32(buffer.count), data)
-            case .jpeg: gdImageCreateFromJpegPtr(Int32(buffer.count), data)
+            case .png: LibGD.gd.imageCreateFromPngPtr!(Int32(buffer.count), data)
+            case .jpeg: LibGD.gd.imageCreateFromJpegPtr!(Int32(buffer.count), data)
             }
         }
         guard let pointer else { throw .damaged(header.format) }

@@ -14,13 +14,13 @@ extension GDImage {
         let output: UnsafeMutableRawPointer?
         switch format {
         case .png:
-            gdImageSaveAlpha(pointer, alpha ? 1 : 0)
-            output = gdImagePngPtrEx(pointer, &size, Self.pngCompression)
+            LibGD.gd.imageSaveAlpha!(pointer, alpha ? 1 : 0)
+            output = LibGD.gd.imagePngPtrEx!(pointer, &size, Self.pngCompression)
         case .jpeg:
-            output = gdImageJpegPtr(pointer, &size, Self.jpegQuality)
+            output = LibGD.gd.imageJpegPtr!(pointer, &size, Self.jpegQuality)
         }
         guard let output else { return nil }
-        defer { gdFree(output) }
+        defer { LibGD.gd.free!(output) }
         return Array(UnsafeRawBufferPointer(start: output, count: Int(size)))
     }
 }

@@ -8,18 +8,17 @@ final class GDImage {
 
     /// Takes ownership of `pointer`, converting a palette image to true colour.
     init(taking pointer: gdImagePtr) {
-        if pointer.pointee.trueColor == 0 { _ = gdImagePaletteToTrueColor(pointer) }
+        if pointer.pointee.trueColor == 0 { _ = LibGD.gd.imagePaletteToTrueColor!(pointer) }
         self.pointer = pointer
     }
 
     /// Nil when libgd cannot allocate the pixels.
     convenience init?(width: Int, height: Int) {
-        _ = LibGD.ready
-        guard let pointer = gdImageCreateTrueColor(Int32(width), Int32(height)) else { return nil }
+        guard let pointer = LibGD.gd.imageCreateTrueColor!(Int32(width), Int32(height)) else { return nil }
         self.init(taking: pointer)
     }
 
-    deinit { gdImageDestroy(pointer) }
+    deinit { LibGD.gd.imageDestroy!(pointer) }
 
     var width: Int { Int(pointer.pointee.sx) }
     var height: Int { Int(pointer.pointee.sy) }
@@ -32,13 +31,13 @@ final class GDImage {
     func set(_ color: GDColor, _ x: Int, _ y: Int) { pointer.pointee.tpixels[y]![x] = color.rawValue }
 
     /// Draws `color` over the pixel (blended by its alpha); nothing outside the image.
-    func blend(_ color: GDColor, _ x: Int, _ y: Int) { gdImageSetPixel(pointer, Int32(x), Int32(y), color.rawValue) }
+    func blend(_ color: GDColor, _ x: Int, _ y: Int) { LibGD.gd.imageSetPixel!(pointer, Int32(x), Int32(y), color.rawValue) }
 
     /// Sets every pixel to `color`, alpha included rather than blended.
     func fill(_ color: GDColor) {
-        gdImageAlphaBlending(pointer, 0)
-        gdImageFilledRectangle(pointer, 0, 0, Int32(width - 1), Int32(height - 1), color.rawValue)
-        gdImageAlphaBlending(pointer, 1)
+        LibGD.gd.imageAlphaBlending!(pointer, 0)
+        LibGD.gd.imageFilledRectangle!(pointer, 0, 0, Int32(width - 1), Int32(height - 1), color.rawValue)
+        LibGD.gd.imageAlphaBlending!(pointer, 1)
     }
 
     /// Draws the `from` part of `image` resampled into `to` (area averaging), blended by its alpha.
@@ -46,12 +45,12 @@ final class GDImage {
     /// At the same size it is copied instead: the same pixels resampling would give, in half the time.
     func draw(_ image: GDImage, from: PixelRect, to: PixelRect) {
         if (from.width, from.height) == (to.width, to.height) {
-            gdImageCopy(
+            LibGD.gd.imageCopy!(
                 pointer, image.pointer, Int32(to.x), Int32(to.y), Int32(from.x), Int32(from.y), Int32(to.width),
                 Int32(to.height))
             return
         }
-        gdImageCopyResampled(
+        LibGD.gd.imageCopyResampled!(
             pointer, image.pointer, Int32(to.x), Int32(to.y), Int32(from.x), Int32(from.y),
             Int32(to.width), Int32(to.height), Int32(from.width), Int32(from.height))
     }

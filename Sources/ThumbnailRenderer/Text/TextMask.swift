@@ -17,7 +17,6 @@ struct TextMask {
 
     /// Nil when no pixel is inked (empty or blank text).
     init?(_ text: String, font: ThumbnailFont, size: Double) throws(ThumbnailError) {
-        _ = LibGD.ready
         let bounds = try Self.draw(text, font: font.path, size: size, on: nil, at: (0, 0))
         // FreeType's estimate may be off by a pixel or so; a margin keeps every inked pixel inside.
         let margin: Int32 = 4
@@ -89,7 +88,6 @@ struct TextMask {
 
     /// Why FreeType cannot draw with the font at `path`, or nil when it can.
     static func problem(drawingWith path: String) -> String? {
-        _ = LibGD.ready
         do {
             _ = try draw("Ag", font: path, size: 12, on: nil, at: (0, 0))
             return nil
@@ -114,7 +112,7 @@ struct TextMask {
         let white = GDColor(red: 255, green: 255, blue: 255).rawValue
         let failure = fontPath.withUnsafeMutableBufferPointer { fontPath in
             string.withUnsafeMutableBufferPointer { string in
-                gdImageStringFTEx(
+                LibGD.gd.imageStringFTEx!(
                     image?.pointer, &bounds, white, fontPath.baseAddress, size, 0, origin.x, origin.y,
                     string.baseAddress, &extra)
             }

@@ -18,6 +18,7 @@ struct EpisodeCommands: ParsableCommand {
             abstract: "Create an episode in a podcast.",
             discussion: "It starts with the podcast's thumbnail defaults and default overlay.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
         @Argument(help: "The episode's title.") var title: String
         @Option(help: "Its number, unique in the podcast (default: the highest + 1).") var number: Int?
@@ -28,7 +29,7 @@ struct EpisodeCommands: ParsableCommand {
         var id: EpisodeID?
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let id = id ?? EpisodeID(UUID())
                 let date = try publishDate.map(Self.parseDate)
                 try session.submit(Submission(.createEpisode(
@@ -47,11 +48,12 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "retitle", abstract: "Give an episode a new title.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
         @Argument(help: "The new title.") var title: String
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .retitle(title)))) }
+            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .retitle(title)))) }
         }
     }
 
@@ -59,11 +61,12 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "renumber", abstract: "Give an episode a number no other episode of its podcast has.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The new number.") var number: Int
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .renumber(number)))) }
+            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .renumber(number)))) }
         }
     }
 
@@ -71,11 +74,12 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "describe", abstract: "Set an episode's description; without text, remove it.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The description.") var text: String?
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .describe(text)))) }
+            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .describe(text)))) }
         }
     }
 
@@ -83,6 +87,7 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "publish-date", abstract: "Set when an episode is published, or remove the date with --clear.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "2026-11-21 (midnight UTC) or 2026-11-21T18:30:00Z.") var date: String?
         @Flag(help: "Remove the publish date.") var clear = false
@@ -92,7 +97,7 @@ struct EpisodeCommands: ParsableCommand {
         }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let when = try date.map(Create.parseDate)
                 try session.submit(Submission(.episode(.text(episode), .setPublishDate(when))))
             }
@@ -103,10 +108,11 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete", abstract: "Delete an episode.", discussion: "`episodic undo` brings it back.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .delete))) }
+            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .delete))) }
         }
     }
 

@@ -15,6 +15,7 @@ struct FontCommands: ParsableCommand {
             abstract: "Import a TrueType (.ttf) or OpenType (.otf) font file under a name.",
             discussion: "The name defaults to the file's name without its extension. Names are unique, ignoring case and surrounding spaces. A file that is not a font is refused, and nothing is written.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The font file, or - for standard input (with --name).") var file: String
         @Option(help: ArgumentHelp("The name thumbnail settings will call it by.", valueName: "name")) var name: String?
 
@@ -23,7 +24,7 @@ struct FontCommands: ParsableCommand {
         }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let bytes = try Files.read(file)
                 let submission: Submission
                 do {
@@ -58,10 +59,11 @@ struct FontCommands: ParsableCommand {
             commandName: "remove", abstract: "Remove an imported font.",
             discussion: "Settings that name it keep the name; rendering with them is refused until a font of that name is imported again, or another font is chosen.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The font's name (case does not count).") var name: String
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(.removeFont(named: name)) }
+            try Session.run(global, actor: who) { session in try session.submit(.removeFont(named: name)) }
         }
     }
 }

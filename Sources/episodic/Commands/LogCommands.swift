@@ -19,7 +19,7 @@ struct LogCommands: ParsableCommand {
         @Option(help: "Only this episode's events.") var episode: String?
         @Option(help: "Only this stream's events (e.g. episode-<uuid>). Repeatable.") var stream: [String] = []
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
-        @Option(name: .customLong("by"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
+        @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
         @Option(help: "Only the events of this command id.") var command: CommandID?
         @Option(help: ArgumentHelp("From this position or time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
         var since: String?

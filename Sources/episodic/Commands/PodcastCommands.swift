@@ -13,13 +13,14 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create", abstract: "Create a podcast; its name must be new.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast's name.") var name: String
         @Option(help: "What the podcast is about.") var description: String?
         @Option(help: ArgumentHelp("The new podcast's id (default: a new random one).", valueName: "uuid"))
         var id: PodcastID?
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let id = id ?? PodcastID(UUID())
                 try session.submit(Submission(.podcast(.id(id), .create(id: id, name: name, description: description, at: session.now))))
             }
@@ -30,11 +31,12 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename", abstract: "Give a podcast a new name.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
         @Argument(help: "The new name.") var name: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.podcast(.text(podcast), .rename(name))))
             }
         }
@@ -44,11 +46,12 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "describe", abstract: "Set a podcast's description; without text, remove it.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
         @Argument(help: "The description.") var text: String?
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.podcast(.text(podcast), .describe(text))))
             }
         }
@@ -58,6 +61,7 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "artwork", abstract: "Set the podcast's artwork from a PNG or JPEG file, or remove it with --clear.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the artwork.") var clear = false
@@ -65,7 +69,7 @@ struct PodcastCommands: ParsableCommand {
         func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let target = PodcastReference.text(podcast)
                 try session.submit(try file.map { try .setArtwork(try Files.read($0), of: target) }
                     ?? Submission(.podcast(target, .clearArtwork)))
@@ -79,6 +83,7 @@ struct PodcastCommands: ParsableCommand {
             abstract: "Set the overlay new episodes start with (a PNG with transparency, usually), or remove it with --clear.",
             discussion: "Episodes made before keep their own overlay.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the default overlay.") var clear = false
@@ -86,7 +91,7 @@ struct PodcastCommands: ParsableCommand {
         func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let target = PodcastReference.text(podcast)
                 try session.submit(try file.map { try .setDefaultOverlay(try Files.read($0), of: target) }
                     ?? Submission(.podcast(target, .clearDefaultOverlay)))
@@ -100,11 +105,12 @@ struct PodcastCommands: ParsableCommand {
             abstract: "Change the thumbnail settings new episodes start from.",
             discussion: "Episodes made before keep their own settings.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), try settings.patch())))
             }
         }
@@ -115,10 +121,11 @@ struct PodcastCommands: ParsableCommand {
             commandName: "delete",
             abstract: "Delete a podcast and all its episodes.", discussion: "`episodic undo` brings them back.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.podcast(.text(podcast), .delete)))
             }
         }

@@ -15,6 +15,7 @@ struct SubmitCommand: ParsableCommand {
             One result line is printed per command tried.
             """)
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var who: ActorOption
     @Argument(help: "The file of commands, or - (the default) for standard input.") var file = "-"
     @Flag(help: "All commands in one commit, or none.") var atomic = false
     @Flag(help: "Go on after a refused command (not with --atomic).") var keepGoing = false
@@ -24,7 +25,7 @@ struct SubmitCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Session.run(global) { session in
+        try Session.run(global, actor: who) { session in
             let text = String(decoding: try Files.read(file), as: UTF8.self)
             let submissions = try Script.parse(text, now: session.now, readFile: Files.read)
             let library = try session.library()
@@ -32,7 +33,7 @@ struct SubmitCommand: ParsableCommand {
             let report: SubmitReport
             do {
                 report = try library.submit(
-                    submissions, actor: global.actorName, atomic: atomic, keepGoing: keepGoing,
+                    submissions, actor: session.actor, atomic: atomic, keepGoing: keepGoing,
                     progress: { bar.update(done: $0, of: submissions.count, unit: "commands") })
             } catch let failure as SubmitFailure {
                 bar.finish()

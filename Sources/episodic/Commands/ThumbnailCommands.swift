@@ -13,11 +13,12 @@ struct ThumbnailCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "background", abstract: "Set the image the thumbnail is drawn on (PNG or JPEG); rendering needs one.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
         @Argument(help: "The image file.") var file: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(try .setBackground(try Files.read(file), of: .text(episode)))
             }
         }
@@ -27,6 +28,7 @@ struct ThumbnailCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "overlay", abstract: "Set the image drawn over the background (a PNG with transparency), or remove it with --clear.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the overlay.") var clear = false
@@ -34,7 +36,7 @@ struct ThumbnailCommands: ParsableCommand {
         func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 let target = EpisodeReference.text(episode)
                 try session.submit(try file.map { try .setOverlay(try Files.read($0), of: target) }
                     ?? Submission(.episode(target, .clearOverlay)))
@@ -47,11 +49,12 @@ struct ThumbnailCommands: ParsableCommand {
             commandName: "settings",
             abstract: "Change an episode's thumbnail settings; the options not given stay as they are.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.patchThumbnailSettings(.text(episode), try settings.patch())))
             }
         }
@@ -62,6 +65,7 @@ struct ThumbnailCommands: ParsableCommand {
             commandName: "text",
             abstract: "Set the text drawn on the thumbnail; --default goes back to EP <number>.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The text.") var text: String?
         @Flag(name: .customLong("default"), help: "Draw the default text, EP <number>.") var useDefault = false
@@ -71,7 +75,7 @@ struct ThumbnailCommands: ParsableCommand {
         }
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.episode(.text(episode), .changeThumbnailText(text))))
             }
         }

@@ -13,11 +13,12 @@ struct TranscriptCommands: ParsableCommand {
             abstract: "Import a transcript (UTF-8 text, up to 10 MB), replacing the episode's current one.",
             discussion: "Subtitles made from the previous transcript become outdated; run `transcript convert` again.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
         @Argument(help: "The transcript file, or - for standard input.") var file: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(.importTranscript(try Files.read(file), into: .text(episode)))
             }
         }
@@ -29,10 +30,11 @@ struct TranscriptCommands: ParsableCommand {
             abstract: "Convert the episode's transcript to SRT subtitles.",
             discussion: "Reads the three transcript layouts DOMAIN.md describes; a transcript that cannot be read is refused with the line at fault.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit(Submission(.convertTranscript(.text(episode))))
             }
         }
@@ -61,10 +63,11 @@ struct TranscriptCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "clear", abstract: "Remove the episode's transcript.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
 
         func run() throws {
-            try Session.run(global) { session in try session.submit(Submission(.episode(.text(episode), .clearTranscript))) }
+            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .clearTranscript))) }
         }
     }
 }

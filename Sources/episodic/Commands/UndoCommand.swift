@@ -14,13 +14,16 @@ struct UndoCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The command's id (`episodic log` shows them).") var command: CommandID?
     @Flag(help: "Undo the newest command still in effect.") var last = false
-    @Option(name: .customLong("by"), help: "With --last: the newest such command of this actor.") var lastActor: String?
+    @Option(name: .customLong("actor"), help: ArgumentHelp(
+        "With --last: the newest such command of this actor. (The undo itself is recorded as $EPISODIC_ACTOR's, else your login name's.)",
+        valueName: "name"))
+    var lastActor: String?
     @Flag(help: "Undo what is still in effect, leaving what later commands changed again.") var force = false
     @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
 
     func validate() throws {
         if (command == nil) == !last { throw ValidationError("Give a command id, or --last.") }
-        if lastActor != nil && !last { throw ValidationError("--by goes with --last.") }
+        if lastActor != nil && !last { throw ValidationError("--actor goes with --last.") }
     }
 
     func run() throws {
@@ -28,7 +31,7 @@ struct UndoCommand: ParsableCommand {
             let library = try session.library()
             let target: UndoTarget = command.map(UndoTarget.command) ?? .last(actor: lastActor)
             let (plan, outcome) = try library.undo(
-                target, actor: global.actorName, force: force, dryRun: dryRun, clock: { session.now })
+                target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
             for skipped in plan.skipped {
                 Terminal.printError("left as it is: \(skipped)")
             }

@@ -6,9 +6,6 @@ struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The library folder.", valueName: "path"))
     var library: String?
 
-    @Option(name: .long, help: ArgumentHelp("Who is recorded as making the change (default: $EPISODIC_ACTOR, else your login name).", valueName: "name"))
-    var actor: String?
-
     @Flag(name: .long, help: "Print JSON for scripts (see schemas/cli-output.md).")
     var json = false
 
@@ -30,10 +27,18 @@ struct GlobalOptions: ParsableArguments {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/episodic" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/episodic"
     }
+}
 
-    /// `--actor`, else `EPISODIC_ACTOR`, else the login name.
-    var actorName: String {
-        if let actor, !actor.isEmpty { return actor }
+/// Who is recorded as making a change, for the commands that make one.
+struct ActorOption: ParsableArguments {
+    @Option(help: ArgumentHelp("Who is recorded as making the change (default: $EPISODIC_ACTOR, else your login name).", valueName: "name"))
+    var actor: String?
+
+    var name: String { Self.resolve(actor) }
+
+    /// `given`, else `EPISODIC_ACTOR`, else the login name.
+    static func resolve(_ given: String?) -> String {
+        if let given, !given.isEmpty { return given }
         let environment = ProcessInfo.processInfo.environment
         if let actor = environment["EPISODIC_ACTOR"], !actor.isEmpty { return actor }
         if let user = getpwuid(geteuid())?.pointee.pw_name { return String(cString: user) }

@@ -9,12 +9,14 @@ import Foundation
 /// way everywhere: a message on stderr saying what to do, and an exit code that tells its kind.
 struct Session {
     let options: GlobalOptions
+    /// Who the changes are recorded as made by.
+    let actor: String
     /// The time of this invocation: what a create records, and the time of its commit.
     let now = Timestamp.now
 
     /// Runs `body`; a thrown error is printed (as JSON with `--json`) and becomes the exit code.
-    static func run(_ options: GlobalOptions, _ body: (Session) throws -> Void) throws {
-        let session = Session(options: options)
+    static func run(_ options: GlobalOptions, actor: ActorOption? = nil, _ body: (Session) throws -> Void) throws {
+        let session = Session(options: options, actor: ActorOption.resolve(actor?.actor))
         do {
             try body(session)
         } catch let exit as ExitCode {
@@ -44,7 +46,7 @@ struct Session {
     /// Runs the command `make` prepares from the library (a render, outside the lock), and prints what it did.
     func submit(_ make: (Library) throws -> Submission) throws {
         let library = try library()
-        let report = try library.submit([try make(library)], actor: options.actorName, clock: { now })
+        let report = try library.submit([try make(library)], actor: actor, clock: { now })
         warnIfBehind(report)
         for result in report.results {
             switch result {

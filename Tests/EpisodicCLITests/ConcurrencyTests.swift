@@ -26,4 +26,20 @@ struct ConcurrencyTests {
         #expect(zip(actors, actors.dropFirst()).contains { $0 != $1 })
         #expect(actors.filter { $0 == "writer0" }.count == 40)
     }
+
+    @Test("queries while another process writes: every one answers, none is refused for a locked database")
+    func readersBesideAWriter() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Busy")
+        let script = (1...60).map { #"{"command":"episode.create","podcast":"Busy","title":"T\#($0)"}"# }.joined(separator: "\n")
+        let writer = try cli.start(["submit"], input: script)
+        var readers: [CLI.Run] = []
+        for _ in 0..<12 {
+            readers += [try cli.start(["episode", "list", "Busy", "--json"]), try cli.start(["podcast", "list"])].map { $0.finish() }
+        }
+        #expect(writer.finish().status == 0)
+        for reader in readers { #expect(reader.status == 0, "\(reader.err)") }
+        #expect(try cli.list("episode", "list", "Busy").count == 60)
+    }
 }

@@ -7,8 +7,12 @@ import GRDB
 
 extension ReadModel {
     /// The live generation: readers map the file (no copy per page read) and keep 32 MiB of pages.
+    ///
+    /// Other processes read and write it at the same time (a query while a command runs): a connection
+    /// that finds it locked waits rather than failing at once.
     static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
         }

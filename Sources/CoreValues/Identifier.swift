@@ -20,41 +20,25 @@ public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comp
 
     /// Parses a UUID in either case.
     public init?(_ text: String) {
-        guard let uuid = Self.parse(text) ?? UUID(uuidString: text) else { return nil }
+        var text = text
+        guard let uuid = text.withUTF8({ UUID(canonical: UnsafeRawBufferPointer($0)) }) ?? UUID(uuidString: text) else { return nil }
         rawValue = uuid
     }
 
-    /// The canonical 36-character form (`8-4-4-4-12` hex digits), parsed without Foundation: read
-    /// models turn thousands of ids back into values per list.
-    private static func parse(_ text: String) -> UUID? {
-        var text = text
-        return text.withUTF8 { utf8 -> UUID? in
-            guard utf8.count == 36 else { return nil }
-            var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let parsed = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
-                var at = 0
-                for index in 0..<16 {
-                    if at == 8 || at == 13 || at == 18 || at == 23 {
-                        guard utf8[at] == UInt8(ascii: "-") else { return false }
-                        at += 1
-                    }
-                    guard let high = hexValue(utf8[at]), let low = hexValue(utf8[at + 1]) else { return false }
-                    out[index] = high << 4 | low
-                    at += 2
-                }
-                return true
-            }
-            return parsed ? UUID(uuid: bytes) : nil
-        }
+    /// Parses the canonical 36-character form (`8-4-4-4-12` hex digits, either case) from UTF-8 bytes.
+    public init?(utf8: UnsafeRawBufferPointer) {
+        guard let uuid = UUID(canonical: utf8) else { return nil }
+        rawValue = uuid
     }
 
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
+    /// Parses a stream name, `<prefix>-<uuid>` (see ``streamName``); nil for another kind's stream.
+    public init?(streamName utf8: UnsafeRawBufferPointer) {
+        var prefix = Kind.streamPrefix
+        let length = prefix.utf8.count
+        guard utf8.count == length + 37, utf8[length] == UInt8(ascii: "-"),
+            prefix.withUTF8({ UnsafeRawBufferPointer(rebasing: utf8[..<length]).elementsEqual(UnsafeRawBufferPointer($0)) })
+        else { return nil }
+        self.init(utf8: UnsafeRawBufferPointer(rebasing: utf8[(length + 1)...]))
     }
 
     /// Lowercase, as written in events.
@@ -85,3 +69,38 @@ public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comp
 public enum CommandKind: IdentifiedKind { public static let streamPrefix = "command" }
 
 public typealias CommandID = Identifier<CommandKind>
+
+extension UUID {
+    /// Parses the canonical form (`8-4-4-4-12` hex digits, either case) without Foundation: read models
+    /// turn thousands of ids back into values per list, and a replay a million stream names. Outside
+    /// ``Identifier``, so that it runs as plain code rather than generic code.
+    init?(canonical utf8: UnsafeRawBufferPointer) {
+        guard utf8.count == 36, utf8[8] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: "-"), utf8[18] == UInt8(ascii: "-"),
+            utf8[23] == UInt8(ascii: "-")
+        else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        // Any digit that is not hex sets a bit above the low four in `invalid`.
+        var invalid: UInt8 = 0
+        withUnsafeMutableBytes(of: &bytes) { out in
+            var at = 0
+            for index in 0..<16 {
+                if at == 8 || at == 13 || at == 18 || at == 23 { at += 1 }
+                let high = Self.hexValue(utf8[at]), low = Self.hexValue(utf8[at + 1])
+                invalid |= high | low
+                out[index] = high << 4 | low & 0x0F
+                at += 2
+            }
+        }
+        guard invalid < 16 else { return nil }
+        self.init(uuid: bytes)
+    }
+
+    /// A hex digit's value, in either case; 0xFF for any other byte.
+    @inline(__always)
+    private static func hexValue(_ digit: UInt8) -> UInt8 {
+        let decimal = digit &- UInt8(ascii: "0")
+        if decimal < 10 { return decimal }
+        let letter = (digit | 0x20) &- UInt8(ascii: "a")
+        return letter < 6 ? letter + 10 : 0xFF
+    }
+}

@@ -93,23 +93,33 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Codab
             text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
             text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z")
         else { return nil }
-        func number(_ start: Int, _ width: Int) -> Int64? {
+        // Every other byte is a digit: a byte below "0" wraps around to 10 or more.
+        var notDigits = false
+        for i in 0..<23 where separators & (1 << i) == 0 { notDigits = notDigits || text[i] &- UInt8(ascii: "0") > 9 }
+        guard !notDigits else { return nil }
+        func number(_ start: Int, _ width: Int) -> Int64 {
             var value: Int64 = 0
-            for i in start..<(start + width) {
-                let digit = text[i] &- UInt8(ascii: "0")
-                guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
-            }
+            for i in start..<(start + width) { value = value * 10 + Int64(text[i] &- UInt8(ascii: "0")) }
             return value
         }
-        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            let ms = number(20, 3), (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60,
-            second < 60
+        let year = number(0, 4), month = number(5, 2), day = number(8, 2)
+        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
+        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
-        guard civil(fromDays: days) == (year, month, day) else { return nil }  // no February 30th
-        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + ms
+        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + number(20, 3)
+    }
+
+    /// The positions of the non-digits of the text form, as bits.
+    private static let separators: UInt32 = 1 << 4 | 1 << 7 | 1 << 10 | 1 << 13 | 1 << 16 | 1 << 19
+
+    /// 28 to 31 (proleptic Gregorian: a year divisible by 4 is leap, but not by 100 unless by 400).
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     // Howard Hinnant's civil-calendar algorithms (proleptic Gregorian).

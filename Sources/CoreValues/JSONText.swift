@@ -136,13 +136,17 @@ package struct JSONText {
 
     // MARK: Strings
 
-    /// Appends `text` as a JSON string literal, quotes included.
-    package static func appendString(_ text: String, to out: inout [UInt8]) {
+    /// Appends `text` as a JSON string literal, quotes included. `shortBackspaceAndFormFeed` writes those
+    /// two as `\b` and `\f`, as Foundation's `JSONEncoder` does, rather than `\u0008` and `\u000c`, as
+    /// the log's envelopes do.
+    package static func appendString(_ text: String, to out: inout [UInt8], shortBackspaceAndFormFeed: Bool = false) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x08 where shortBackspaceAndFormFeed: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C where shortBackspaceAndFormFeed: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])

@@ -25,8 +25,14 @@ public enum EventCoding {
 
     /// The payload's JSON: UTF-8, one line, keys sorted.
     public static func encode(_ event: DomainEvent) -> [UInt8] {
-        // Encoding plain values of our own types cannot fail.
-        Array(try! encoder.encode(AnyPayload(event.payload)))
+        json(event.payload)
+    }
+
+    /// Any value of the domain as payloads write it (see ``PayloadEncoder``): what read models store
+    /// where they keep a value as JSON.
+    public static func json(_ value: some Encodable) -> [UInt8] {
+        // Encoding plain values of our own types cannot fail: their numbers are finite.
+        try! PayloadEncoder.encode(value)
     }
 
     /// The event a stored payload stands for, upcast to this build's schema version.
@@ -50,18 +56,5 @@ public enum EventCoding {
         } catch {
             throw .malformed(type: type, schemaVersion: schemaVersion, reason: "\(error)")
         }
-    }
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// Lets the encoder take an existential payload.
-    private struct AnyPayload: Encodable {
-        let payload: any EventPayload
-        init(_ payload: any EventPayload) { self.payload = payload }
-        func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }
     }
 }

@@ -26,26 +26,19 @@ public struct EpisodeDetailProjector: Projector {
                 """).execute(arguments: [
                     id.description, episode.podcastID.description, episode.title, episode.number, episode.description,
                     episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
-                    try JSONColumn.text(episode.thumbnailSettings), episode.effectiveThumbnailText,
-                    try JSONColumn.text(episode.transcript), try JSONColumn.text(episode.subtitles),
-                    try JSONColumn.text(episode.background), try JSONColumn.text(episode.overlay),
-                    try JSONColumn.text(episode.thumbnail),
+                    JSONColumn.text(episode.thumbnailSettings), episode.effectiveThumbnailText,
+                    JSONColumn.text(episode.transcript), JSONColumn.text(episode.subtitles),
+                    JSONColumn.text(episode.background), JSONColumn.text(episode.overlay),
+                    JSONColumn.text(episode.thumbnail),
                 ])
         }
     }
 }
 
-/// Values stored as JSON text in a column, keys sorted like the events' payloads.
+/// Values stored as JSON text in a column, written as the events' payloads write them.
 enum JSONColumn {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    static func text<Value: Encodable>(_ value: Value?) throws -> String? {
-        guard let value else { return nil }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    static func text<Value: Encodable>(_ value: Value?) -> String? {
+        value.map { String(decoding: EventCoding.json($0), as: UTF8.self) }
     }
 
     static func value<Value: Decodable>(_ type: Value.Type, from text: String?) throws -> Value? {

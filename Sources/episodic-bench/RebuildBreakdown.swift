@@ -3,7 +3,7 @@ import EventLog
 import PodcastDomain
 
 /// Where a rebuild's time goes, by taking its steps one at a time over the same log: the scan alone,
-/// the scan and the payloads decoded (`EventCoding.decode`, as `DomainEvents.decode` calls it), then
+/// the scan and the payloads decoded (`EventCoding.decode`, as a fold calls it), then
 /// the decoded events folded with `evolve` as `EntityFold` does. What the full rebuild takes beyond
 /// that is the projectors' SQL and their row encoding.
 struct RebuildBreakdown {

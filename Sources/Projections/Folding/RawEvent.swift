@@ -1,0 +1,30 @@
+import EventLog
+import PodcastDomain
+
+/// An event as the log holds it, its payload not yet decoded: what a fold keeps of an event it may
+/// still need. The payload is copied out of the log's buffers, which are valid only during a read.
+struct RawEvent: Sendable {
+    let position: UInt64
+    let type: String
+    let schemaVersion: Int
+    let payload: [UInt8]
+
+    init(_ envelope: EventEnvelope, type: String) {
+        position = envelope.position.rawValue
+        self.type = type
+        schemaVersion = envelope.schemaVersion
+        payload = Array(envelope.payload)
+    }
+
+    init(_ envelope: EventEnvelope) {
+        self.init(envelope, type: envelope.type)
+    }
+
+    func decode() throws(ProjectionError) -> DomainEvent {
+        do {
+            return try EventCoding.decode(type: type, schemaVersion: schemaVersion, payload: payload)
+        } catch {
+            throw .unreadableEvent(position: position, reason: error.description)
+        }
+    }
+}

@@ -9,7 +9,8 @@ extension ReadModel {
         }
     }
 
-    /// One podcast's episodes: sorted, searched, filtered and paged in SQL, through the sort indexes.
+    /// One podcast's episodes: sorted, searched, filtered and paged in SQL. The default order reads one
+    /// range of the table, which is stored in that order; the others go through their indexes.
     public func episodes(_ query: EpisodeQuery) throws -> [EpisodeSummary] {
         var conditions = ["podcast_id = ?"]
         var arguments: StatementArguments = [query.podcast.description]
@@ -23,8 +24,12 @@ extension ReadModel {
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
         return try database.read { db in
             var episodes: [EpisodeSummary] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() { episodes.append(try EpisodeSummary(row, podcast: query.podcast)) }
+            let statement = try db.cachedStatement(sql: sql)
+            let columns = StatementColumns(statement)
+            // GRDB steps the statement (and resets it after); each row is read from SQLite directly.
+            try Row.fetchCursor(statement, arguments: arguments).forEach { _ in
+                episodes.append(try EpisodeSummary(columns, podcast: query.podcast))
+            }
             return episodes
         }
     }

@@ -9,7 +9,7 @@ import PodcastDomain
 /// and a podcast's counts are recounted from its episode rows whenever one of them changes.
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
-    public let schemaVersion = 1
+    public let schemaVersion = 2
     public let tables = ["sidebar_podcasts", "sidebar_episodes"]
 
     public init() {}

@@ -1,0 +1,46 @@
+import CoreValues
+import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// The columns of the row a statement has stepped to, read straight from SQLite by position: a list
+/// reads thousands of rows, and a GRDB `Row` costs more per value than the query itself. Ids and
+/// times are parsed from the text's bytes, without a `String` in between. Valid until the next step.
+struct StatementColumns {
+    let statement: SQLiteStatement
+
+    init(_ statement: Statement) {
+        self.statement = statement.sqliteStatement
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    /// A text column's UTF-8 bytes; empty for NULL.
+    func bytes(_ column: Int32) -> UnsafeRawBufferPointer {
+        guard let text = sqlite3_column_text(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
+    func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+    func bool(_ column: Int32) -> Bool { sqlite3_column_int64(statement, column) != 0 }
+
+    func id<Kind>(_ column: Int32) throws -> Identifier<Kind> {
+        guard let id = Identifier<Kind>(utf8: bytes(column)) else { throw Decode.Failure(value: text(column)) }
+        return id
+    }
+
+    func time(_ column: Int32) throws -> Timestamp {
+        guard let time = Timestamp.parse(bytes(column)).flatMap(Timestamp.init(rawValue:)) else {
+            throw Decode.Failure(value: text(column))
+        }
+        return time
+    }
+
+    func optionalTime(_ column: Int32) throws -> Timestamp? {
+        isNull(column) ? nil : try time(column)
+    }
+}

@@ -42,12 +42,15 @@ public struct Identifier<Kind: IdentifiedKind>: RawRepresentable, Hashable, Comp
     }
 
     /// Lowercase, as written in events.
-    public var description: String { rawValue.uuidString.lowercased() }
+    public var description: String { rawValue.canonicalText }
 
     /// The name of the entity's stream in the log.
     public var streamName: String { "\(Kind.streamPrefix)-\(description)" }
 
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.description < rhs.description }
+    /// The order of the lowercase text, found from the bytes: hex digits keep the bytes' order.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        withUnsafeBytes(of: lhs.rawValue.uuid) { a in withUnsafeBytes(of: rhs.rawValue.uuid) { b in a.lexicographicallyPrecedes(b) } }
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -71,6 +74,27 @@ public enum CommandKind: IdentifiedKind { public static let streamPrefix = "comm
 public typealias CommandID = Identifier<CommandKind>
 
 extension UUID {
+    /// The canonical form in lowercase, written without Foundation's formatter: every row a read model
+    /// writes names its entities, and every event its stream.
+    var canonicalText: String {
+        String(unsafeUninitializedCapacity: 36) { out in
+            let digits: StaticString = "0123456789abcdef"
+            withUnsafeBytes(of: uuid) { bytes in
+                var at = 0
+                for (index, byte) in bytes.enumerated() {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[at] = UInt8(ascii: "-")
+                        at += 1
+                    }
+                    out[at] = digits.utf8Start[Int(byte >> 4)]
+                    out[at + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                    at += 2
+                }
+            }
+            return 36
+        }
+    }
+
     /// Parses the canonical form (`8-4-4-4-12` hex digits, either case) without Foundation: read models
     /// turn thousands of ids back into values per list, and a replay a million stream names. Outside
     /// ``Identifier``, so that it runs as plain code rather than generic code.
@@ -78,21 +102,18 @@ extension UUID {
         guard utf8.count == 36, utf8[8] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: "-"), utf8[18] == UInt8(ascii: "-"),
             utf8[23] == UInt8(ascii: "-")
         else { return nil }
-        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         // Any digit that is not hex sets a bit above the low four in `invalid`.
         var invalid: UInt8 = 0
-        withUnsafeMutableBytes(of: &bytes) { out in
-            var at = 0
-            for index in 0..<16 {
-                if at == 8 || at == 13 || at == 18 || at == 23 { at += 1 }
-                let high = Self.hexValue(utf8[at]), low = Self.hexValue(utf8[at + 1])
-                invalid |= high | low
-                out[index] = high << 4 | low & 0x0F
-                at += 2
-            }
+        @inline(__always) func byte(at offset: Int) -> UInt8 {
+            let high = Self.hexValue(utf8[offset]), low = Self.hexValue(utf8[offset + 1])
+            invalid |= high | low
+            return high << 4 | low & 0x0F
         }
+        let uuid: uuid_t = (
+            byte(at: 0), byte(at: 2), byte(at: 4), byte(at: 6), byte(at: 9), byte(at: 11), byte(at: 14), byte(at: 16),
+            byte(at: 19), byte(at: 21), byte(at: 24), byte(at: 26), byte(at: 28), byte(at: 30), byte(at: 32), byte(at: 34))
         guard invalid < 16 else { return nil }
-        self.init(uuid: bytes)
+        self.init(uuid: uuid)
     }
 
     /// A hex digit's value, in either case; 0xFF for any other byte.

@@ -9,9 +9,9 @@
 /// Inlinable, so that a replay's reader gets it specialized: it takes every event of the log.
 public struct NeededEvents<Field: Hashable & Sendable, Element> {
     /// The kept events, in an order that folds as the stream does.
-    public var elements: [Element] { kept }
-    @usableFromInline var kept: [Element] = []
-    @usableFromInline var effects: [EventEffect<Field>?] = []
+    public var elements: [Element] { kept.map(\.element) }
+    /// Each kept event with its effect, side by side: a replay looks at both for every event.
+    @usableFromInline var kept: [(element: Element, effect: EventEffect<Field>?)] = []
 
     @inlinable
     public init() {}
@@ -21,22 +21,27 @@ public struct NeededEvents<Field: Hashable & Sendable, Element> {
     public mutating func append(_ element: Element, effect: EventEffect<Field>?, dropped: (Element) -> Void = { _ in }) {
         switch effect {
         case .replacesState?:
-            kept.forEach(dropped)
+            kept.forEach { dropped($0.element) }
             kept.removeAll(keepingCapacity: true)
-            effects.removeAll(keepingCapacity: true)
         case .sets(let field)?:
             // The latest event that set the same field, if no event of unknown effect came after it, is
             // overwritten. The new event takes its place: the events after that place set other fields,
             // and events that set different fields give the same state in either order.
-            if let index = effects.lastIndex(where: { $0.map { $0.sets(field) } ?? true }), effects[index] != nil {
-                dropped(kept[index])
-                kept[index] = element
+            if let index = kept.lastIndex(where: { $0.effect.map { $0.sets(field) } ?? true }), kept[index].effect != nil {
+                dropped(kept[index].element)
+                kept[index] = (element, effect)
                 return
             }
         case nil:
             break
         }
-        kept.append(element)
-        effects.append(effect)
+        kept.append((element, effect))
+    }
+
+    /// Adds the events kept of the stream's next stretch, as if each of its events had been appended in
+    /// turn: an event that a later one of the stretch overwrote is overwritten in the whole stream too.
+    @inlinable
+    public mutating func append(contentsOf later: NeededEvents) {
+        for (element, effect) in later.kept { append(element, effect: effect) }
     }
 }

@@ -40,6 +40,15 @@ struct NeededEventsTests {
         let all = rest.reduce(start, evolve)
         #expect(kept.reduce(start, evolve) == all)
         #expect(logOrder.reduce(start, evolve) == all)
+
+        // Kept in two stretches, as readers on two threads do, then put together: the same events.
+        var first = NeededEvents<Field, Int>(), second = NeededEvents<Field, Int>(), whole = NeededEvents<Field, Int>()
+        for (index, event) in rest.enumerated() {
+            whole.append(index, effect: effects[event.type])
+            if index < rest.count / 2 { first.append(index, effect: effects[event.type]) } else { second.append(index, effect: effects[event.type]) }
+        }
+        first.append(contentsOf: second)
+        #expect(first.elements.sorted() == whole.elements.sorted())
     }
 
     @Test("a later edit of a field overwrites an earlier one, but not across a deletion; a creation overwrites everything")

@@ -6,8 +6,9 @@ import PodcastDomain
 /// Folds events into the states of the entities they touch, with the domain's own `evolve`, so that a
 /// read model's flags are computed exactly as the domain computes them.
 ///
-/// A run of events is read twice: once to plan (``FoldPlan``: which events the final states need),
-/// then again to decode only those, on every core, and fold them in log order. States stay in memory
+/// A stretch of the log is read twice, on every core (through a ``LogReader`` each): once to plan
+/// (``FoldPlan``: which events the final states need), then again to copy out only those, decode them
+/// while the next runs are read, and fold them in log order. States stay in memory
 /// across runs (a few hundred bytes per entity), so a replay of the whole log folds each entity once
 /// and writes its row once per transaction it appears in. An entity met for the first time starts from
 /// its state as of the fold's start: `.initial` when the fold starts at the beginning of the log, else
@@ -16,77 +17,107 @@ import PodcastDomain
 struct EntityFold {
     private var podcasts: [PodcastID: EntityChanges.Change<PodcastState>] = [:]
     private var episodes: [EpisodeID: EntityChanges.Change<EpisodeState>] = [:]
-    private var types = EventTypes()
     private let log: EventLog
+    /// Readers, one per core used (the first reads the fold's own log).
+    private var readers: [LogReader]
     /// The last position before the fold.
     private let base: LogPosition
+
+    /// Events each reader reads per round of the second read: small enough that the needed events
+    /// copied out and those being decoded stay a few megabytes.
+    static let copyRunLength = 32_768
 
     init(log: EventLog, after base: LogPosition) {
         self.log = log
         self.base = base
+        readers = [LogReader(log)]
     }
 
-    /// Plans the events after `start`, through `head` or as far as `entityLimit` entities (see ``FoldPlan``).
+    /// Plans the events after `start`, through `head` or as far as `entityLimit` entities (see ``FoldPlan``),
+    /// on every core when there are runs enough: the log is opened again for each other core.
     mutating func plan(after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int) throws -> FoldPlan {
-        try FoldPlan(log: log, after: start, through: head, runLength: runLength, entityLimit: entityLimit, types: &types)
+        let runs = Int((head.rawValue - start.rawValue) / UInt64(max(runLength, 1)))
+        while readers.count < min(max(runs, 1), ProcessInfo.processInfo.activeProcessorCount) {
+            readers.append(LogReader(try EventLog(at: log.path, options: log.options)))
+        }
+        return try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit)
     }
 
     /// Reads the planned events again, from the position after `start`, folds those the plan needs, and
-    /// returns the states of the plan's entities. `progress` is told the position reached after every
-    /// `batchSize` events, all folded.
+    /// returns the states of the plan's entities. `progress` is told the position read after each round
+    /// of runs (at most `batchSize` events a reader), whose events may still be being folded.
     mutating func apply(
         _ plan: FoldPlan, after start: LogPosition, batchSize: Int, progress: (LogPosition) -> Void
     ) throws -> EntityChanges {
         try prepare(plan.podcasts, in: &podcasts, PodcastDecider.initial, PodcastDecider.evolve)
         try prepare(plan.episodes, in: &episodes, EpisodeDecider.initial, EpisodeDecider.evolve)
         let needed = plan.neededEvents()
-        var next = 0
-        var run: [RawEvent] = []
+        // Round by round, each reader copies out the needed events of a run on a thread of its own; they
+        // are decoded on every core while the next round is read, then folded in log order.
+        var decoding: [(run: DecodingRun, first: Int)] = []
         var position = start
         while position < plan.end {
-            let last = LogPosition(min(position.rawValue + UInt64(batchSize), plan.end.rawValue))
-            try log.read(from: position.next, through: last) { envelope in
-                guard next < needed.count, envelope.position.rawValue == needed[next].position else { return }
-                run.append(RawEvent(envelope, type: types.type(named: envelope.typeBytes).name))
-                next += 1
-                if run.count == ParallelDecoding.maximumRun { try fold(&run, subjects: needed[(next - run.count)...]) }
+            let length = min(batchSize, Self.copyRunLength)
+            let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
+            let copied = try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) }
+            for (run, first) in decoding { try fold(run, subjects: needed[first...]) }
+            decoding = copied.flatMap { events, first in
+                stride(from: 0, to: events.count, by: DecodingRun.maximumLength).map { offset in
+                    (DecodingRun(Array(events[offset..<min(offset + DecodingRun.maximumLength, events.count)])), first + offset)
+                }
             }
-            try fold(&run, subjects: needed[(next - run.count)...])
-            position = last
+            position = LogPosition(runs.last!.upperBound)
             progress(position)
         }
+        for (run, first) in decoding { try fold(run, subjects: needed[first...]) }
         var changes = EntityChanges()
         changes.podcasts = Self.states(of: plan.podcasts, in: podcasts)
         changes.episodes = Self.states(of: plan.episodes, in: episodes)
         return changes
     }
 
-    /// Gives each entity of the plan its state as of the fold's start if it has none yet, and the time
-    /// of its latest event.
+    /// The needed events of `run`, copied out of the log, and the index in `needed` of the first.
+    private static func copy(
+        _ needed: [(position: UInt64, subject: FoldPlan.Subject)], in run: ClosedRange<UInt64>, with reader: LogReader
+    ) throws -> (events: [RawEvent], first: Int) {
+        // The first needed event of the run, by bisection: `needed` is in log order.
+        var first = 0, past = needed.count
+        while first < past {
+            let middle = (first + past) / 2
+            if needed[middle].position < run.lowerBound { first = middle + 1 } else { past = middle }
+        }
+        var next = first
+        var events: [RawEvent] = []
+        try reader.log.read(from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound)) { envelope in
+            guard next < needed.count, envelope.position.rawValue == needed[next].position else { return }
+            events.append(RawEvent(envelope, type: reader.types.type(named: envelope.typeBytes).name))
+            next += 1
+        }
+        return (events, first)
+    }
+
+    /// Gives each entity of the plan its state as of the fold's start, if it has none yet.
     private func prepare<Kind, Field, Value>(
         _ streams: [Identifier<Kind>: FoldPlan.Stream<Field>],
         in states: inout [Identifier<Kind>: EntityChanges.Change<EntityState<Value>>],
         _ initial: EntityState<Value>, _ evolve: (EntityState<Value>, DomainEvent) -> EntityState<Value>
     ) throws {
-        for (id, stream) in streams {
-            if states[id] == nil {
-                states[id] = .init(state: try baseState(of: id.streamName, initial, evolve), updatedAt: stream.updatedAt)
-            }
-            states[id]!.updatedAt = stream.updatedAt
+        for id in streams.keys where states[id] == nil {
+            states[id] = .init(state: try baseState(of: id.streamName, initial, evolve), updatedAt: Timestamp(rawValue: 0)!)
         }
     }
 
-    /// Decodes `run` on every core and folds it into the states, in order; empties it.
+    /// Folds a decoded run into the states, in order, each entity's time being its latest event's.
     private mutating func fold(
-        _ run: inout [RawEvent], subjects: ArraySlice<(position: UInt64, subject: FoldPlan.Subject)>
+        _ run: DecodingRun, subjects: ArraySlice<(position: UInt64, subject: FoldPlan.Subject)>
     ) throws {
-        try ParallelDecoding.forEach(run) { index, event in
+        try run.forEach { index, event in
+            let time = run.events[index].time
             switch subjects[subjects.startIndex + index].subject {
-            case .podcast(let id): podcasts[id]!.state = PodcastDecider.evolve(podcasts[id]!.state, event)
-            case .episode(let id): episodes[id]!.state = EpisodeDecider.evolve(episodes[id]!.state, event)
+            case .podcast(let id): podcasts[id]!.fold(event, at: time, PodcastDecider.evolve)
+            case .episode(let id): episodes[id]!.fold(event, at: time, EpisodeDecider.evolve)
             }
         }
-        run.removeAll(keepingCapacity: true)
     }
 
     /// The states of the planned entities: all states, shared rather than copied, when the plan touched
@@ -107,5 +138,12 @@ struct EntityFold {
             state = evolve(state, try RawEvent(envelope).decode())
         }
         return state
+    }
+}
+
+extension EntityChanges.Change {
+    fileprivate mutating func fold(_ event: DomainEvent, at time: Timestamp, _ evolve: (State, DomainEvent) -> State) {
+        state = evolve(state, event)
+        updatedAt = time
     }
 }

@@ -1,23 +1,20 @@
-import CoreValues
 import EventLog
 import PodcastDomain
 
 /// The first of a fold's two reads of the log: which events the entities' final states need.
 ///
 /// It reads envelopes only (no payload is copied or decoded) and keeps, per entity, the positions of
-/// the events that later ones do not overwrite (see ``NeededEvents``) and the time of its latest
-/// event: a few bytes per entity, however long the log. The second read decodes only the needed
-/// events; in a replay, most edits of a field are overwritten by a later edit of the same field. The
-/// stream names the entity: `podcast-<uuid>` or `episode-<uuid>`.
+/// the events that later ones do not overwrite (see ``NeededEvents``): a few bytes per entity, however
+/// long the log. The second read decodes only the needed events; in a replay, most edits of a field
+/// are overwritten by a later edit of the same field. An entity's latest event is always needed, so
+/// the second read also finds the time of each entity's latest change. The stream names the entity:
+/// `podcast-<uuid>` or `episode-<uuid>`.
 struct FoldPlan {
-    struct Stream<Field: Hashable & Sendable> {
-        var needed = NeededEvents<Field, UInt64>()
-        /// The time of the entity's latest event, needed or not.
-        var updatedAt: Timestamp
-    }
+    /// The positions of a stream's needed events.
+    typealias Stream<Field: Hashable & Sendable> = NeededEvents<Field, UInt64>
 
     /// The entity an event belongs to.
-    enum Subject {
+    enum Subject: Sendable {
         case podcast(PodcastID)
         case episode(EpisodeID)
     }
@@ -29,28 +26,39 @@ struct FoldPlan {
 
     var entityCount: Int { podcasts.count + episodes.count }
 
-    /// Plans the events after `start`, read `runLength` at a time, through `head` or the end of the run
-    /// in which `entityLimit` entities are reached (so a plan may hold more).
+    /// Plans the events after `start`, through `head` or the end of the round in which `entityLimit`
+    /// entities are reached (so a plan may hold more). Each round gives each reader a run of `runLength`
+    /// events, read on a thread of its own, and takes the runs' plans in log order.
     init(
-        log: EventLog, after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int,
-        types: inout EventTypes
+        readers: [LogReader], after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int
     ) throws {
         end = start
         while end < head, entityCount < entityLimit {
-            let last = LogPosition(min(end.rawValue + UInt64(runLength), head.rawValue))
-            try log.read(from: end.next, through: last) { envelope in try add(envelope, types: &types) }
-            end = last
+            let runs = LogReader.runs(after: end, through: head, length: runLength, count: readers.count)
+            for part in try LogReader.read(runs, with: readers, { try FoldPlan(run: $0, reader: $1) }) { merge(part) }
+            end = LogPosition(runs.last!.upperBound)
         }
+    }
+
+    /// The plan of one run, read by one reader.
+    init(run: ClosedRange<UInt64>, reader: LogReader) throws {
+        end = LogPosition(run.upperBound)
+        try reader.log.read(from: LogPosition(run.lowerBound), through: end) { envelope in try add(envelope, types: &reader.types) }
+    }
+
+    /// Adds the plan of the run that follows this plan's.
+    private mutating func merge(_ later: FoldPlan) {
+        for (id, stream) in later.podcasts { podcasts[id, default: Stream()].append(contentsOf: stream) }
+        for (id, stream) in later.episodes { episodes[id, default: Stream()].append(contentsOf: stream) }
     }
 
     private mutating func add(_ envelope: EventEnvelope, types: inout EventTypes) throws(ProjectionError) {
         let type = types.type(named: envelope.typeBytes)
         let position = envelope.position.rawValue
-        let time = envelope.timestamp
-        if let id = PodcastID(streamName: envelope.streamBytes) {
-            podcasts[id, default: Stream(updatedAt: time)].add(position, at: time, type.podcastEffect)
-        } else if let id = EpisodeID(streamName: envelope.streamBytes) {
-            episodes[id, default: Stream(updatedAt: time)].add(position, at: time, type.episodeEffect)
+        if let id = EpisodeID(streamName: envelope.streamBytes) {
+            episodes[id, default: Stream()].append(position, effect: type.episodeEffect)
+        } else if let id = PodcastID(streamName: envelope.streamBytes) {
+            podcasts[id, default: Stream()].append(position, effect: type.podcastEffect)
         } else {
             throw .unreadableEvent(position: position, reason: "its stream, \(envelope.stream), is no podcast's or episode's")
         }
@@ -59,16 +67,9 @@ struct FoldPlan {
     /// The needed events' positions, in log order, with their entities.
     func neededEvents() -> [(position: UInt64, subject: Subject)] {
         var events: [(position: UInt64, subject: Subject)] = []
-        for (id, stream) in podcasts { events += stream.needed.elements.map { ($0, .podcast(id)) } }
-        for (id, stream) in episodes { events += stream.needed.elements.map { ($0, .episode(id)) } }
+        for (id, stream) in podcasts { events += stream.elements.map { ($0, .podcast(id)) } }
+        for (id, stream) in episodes { events += stream.elements.map { ($0, .episode(id)) } }
         events.sort { $0.position < $1.position }
         return events
-    }
-}
-
-extension FoldPlan.Stream {
-    fileprivate mutating func add(_ position: UInt64, at time: Timestamp, _ effect: EventEffect<Field>?) {
-        needed.append(position, effect: effect)
-        updatedAt = time
     }
 }

@@ -1,3 +1,4 @@
+import CoreValues
 import EventLog
 import PodcastDomain
 
@@ -8,12 +9,15 @@ struct RawEvent: Sendable {
     let type: String
     let schemaVersion: Int
     let payload: [UInt8]
+    /// The time of its commit.
+    let time: Timestamp
 
     init(_ envelope: EventEnvelope, type: String) {
         position = envelope.position.rawValue
         self.type = type
         schemaVersion = envelope.schemaVersion
         payload = Array(envelope.payload)
+        time = envelope.timestamp
     }
 
     init(_ envelope: EventEnvelope) {

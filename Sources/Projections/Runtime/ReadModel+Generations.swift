@@ -91,8 +91,8 @@ extension ReadModel {
     static let entitiesPerTransaction = 50_000
 
     /// Brings every projector of `database` from its checkpoint to the log's head; returns how many
-    /// events were applied. Progress is told after every `batchSize` events; a transaction holds the
-    /// rows of about `entitiesPerTransaction` entities at most.
+    /// events were applied. Progress is told after each round of reading (at most `batchSize` events on
+    /// each core); a transaction holds the rows of about `entitiesPerTransaction` entities at most.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, batchSize: Int,

@@ -13,8 +13,18 @@ public struct EpisodeDetailProjector: Projector {
     public init() {}
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        for (id, change) in changes.episodes {
-            guard let episode = change.state.live else {
+        // The settings and references as JSON, made on every core a few thousand rows ahead: they are
+        // most of the work.
+        let episodes = Array(changes.episodes)
+        for chunk in stride(from: 0, to: episodes.count, by: 4_096) {
+            try write(Array(episodes[chunk..<min(chunk + 4_096, episodes.count)]), to: db)
+        }
+    }
+
+    private func write(_ episodes: [(key: EpisodeID, value: EntityChanges.Change<EpisodeState>)], to db: Database) throws {
+        let json = episodes.parallelMap { $0.value.state.live.map(DetailJSON.init) }
+        for ((id, change), json) in zip(episodes, json) {
+            guard let episode = change.state.live, let json else {
                 try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
                 continue
             }
@@ -25,13 +35,26 @@ public struct EpisodeDetailProjector: Projector {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id.description, episode.podcastID.description, episode.title, episode.number, episode.description,
-                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
-                    JSONColumn.text(episode.thumbnailSettings), episode.effectiveThumbnailText,
-                    JSONColumn.text(episode.transcript), JSONColumn.text(episode.subtitles),
-                    JSONColumn.text(episode.background), JSONColumn.text(episode.overlay),
-                    JSONColumn.text(episode.thumbnail),
+                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text, json.thumbnailSettings,
+                    episode.effectiveThumbnailText, json.transcript, json.subtitles, json.background, json.overlay,
+                    json.thumbnail,
                 ])
         }
+    }
+}
+
+/// An episode's JSON columns.
+private struct DetailJSON: Sendable {
+    let thumbnailSettings: String
+    let transcript, subtitles, background, overlay, thumbnail: String?
+
+    init(_ episode: Episode) {
+        thumbnailSettings = JSONColumn.text(episode.thumbnailSettings)!
+        transcript = JSONColumn.text(episode.transcript)
+        subtitles = JSONColumn.text(episode.subtitles)
+        background = JSONColumn.text(episode.background)
+        overlay = JSONColumn.text(episode.overlay)
+        thumbnail = JSONColumn.text(episode.thumbnail)
     }
 }
 

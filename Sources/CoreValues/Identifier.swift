@@ -102,26 +102,32 @@ extension UUID {
         guard utf8.count == 36, utf8[8] == UInt8(ascii: "-"), utf8[13] == UInt8(ascii: "-"), utf8[18] == UInt8(ascii: "-"),
             utf8[23] == UInt8(ascii: "-")
         else { return nil }
-        // Any digit that is not hex sets a bit above the low four in `invalid`.
+        // Without branches: ids are random, so a branch on "digit or letter" would be mispredicted half
+        // the time. A byte that is not a hex digit sets `invalid`.
         var invalid: UInt8 = 0
         @inline(__always) func byte(at offset: Int) -> UInt8 {
-            let high = Self.hexValue(utf8[offset]), low = Self.hexValue(utf8[offset + 1])
-            invalid |= high | low
-            return high << 4 | low & 0x0F
+            let high = utf8[offset], low = utf8[offset + 1]
+            invalid |= Self.notHex(high) | Self.notHex(low)
+            return Self.hexValue(high) << 4 | Self.hexValue(low)
         }
         let uuid: uuid_t = (
             byte(at: 0), byte(at: 2), byte(at: 4), byte(at: 6), byte(at: 9), byte(at: 11), byte(at: 14), byte(at: 16),
             byte(at: 19), byte(at: 21), byte(at: 24), byte(at: 26), byte(at: 28), byte(at: 30), byte(at: 32), byte(at: 34))
-        guard invalid < 16 else { return nil }
+        guard invalid == 0 else { return nil }
         self.init(uuid: uuid)
     }
 
-    /// A hex digit's value, in either case; 0xFF for any other byte.
+    /// A hex digit's value, in either case: the low four bits, plus 9 for a letter (whose bit 6 is set).
     @inline(__always)
     private static func hexValue(_ digit: UInt8) -> UInt8 {
-        let decimal = digit &- UInt8(ascii: "0")
-        if decimal < 10 { return decimal }
-        let letter = (digit | 0x20) &- UInt8(ascii: "a")
-        return letter < 6 ? letter + 10 : 0xFF
+        (digit & 0x0F) &+ 9 &* (digit >> 6)
+    }
+
+    /// 1 when `digit` is no hex digit, else 0, found without a branch.
+    @inline(__always)
+    private static func notHex(_ digit: UInt8) -> UInt8 {
+        let decimal: UInt8 = digit &- UInt8(ascii: "0") < 10 ? 1 : 0
+        let letter: UInt8 = (digit | 0x20) &- UInt8(ascii: "a") < 6 ? 1 : 0
+        return 1 &- (decimal | letter)
     }
 }

@@ -93,34 +93,37 @@ public struct Timestamp: RawRepresentable, Hashable, Comparable, Sendable, Codab
             text[10] == UInt8(ascii: "T"), text[13] == UInt8(ascii: ":"), text[16] == UInt8(ascii: ":"),
             text[19] == UInt8(ascii: "."), text[23] == UInt8(ascii: "Z")
         else { return nil }
-        // Every other byte is a digit: a byte below "0" wraps around to 10 or more.
-        var notDigits = false
-        for i in 0..<23 where separators & (1 << i) == 0 { notDigits = notDigits || text[i] &- UInt8(ascii: "0") > 9 }
-        guard !notDigits else { return nil }
+        // Every other byte must be a digit. A byte below "0" wraps around to 10 or more, so the largest
+        // "digit" met, checked once at the end, says whether all were digits, without a branch for each.
+        var largest: UInt8 = 0
         func number(_ start: Int, _ width: Int) -> Int64 {
             var value: Int64 = 0
-            for i in start..<(start + width) { value = value * 10 + Int64(text[i] &- UInt8(ascii: "0")) }
+            for i in start..<(start + width) {
+                let digit = text[i] &- UInt8(ascii: "0")
+                largest = max(largest, digit)
+                value = value &* 10 &+ Int64(digit)  // At most four digits: it cannot overflow.
+            }
             return value
         }
         let year = number(0, 4), month = number(5, 2), day = number(8, 2)
-        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2)
-        guard (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 60
+        let hour = number(11, 2), minute = number(14, 2), second = number(17, 2), milliseconds = number(20, 3)
+        guard largest <= 9, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24,
+            minute < 60, second < 60
         else { return nil }
+        // Years 0 to 9999 are some 3.7 million days: nothing here can overflow.
         let days = daysFromCivil(year: year, month: month, day: day)
-        return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + number(20, 3)
+        return ((days &* 24 &+ hour) &* 60 &+ minute) &* 60_000 &+ second &* 1000 &+ milliseconds
     }
-
-    /// The positions of the non-digits of the text form, as bits.
-    private static let separators: UInt32 = 1 << 4 | 1 << 7 | 1 << 10 | 1 << 13 | 1 << 16 | 1 << 19
 
     /// 28 to 31 (proleptic Gregorian: a year divisible by 4 is leap, but not by 100 unless by 400).
     static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return monthLengths[Int(month - 1)] + (month == 2 && leap ? 1 : 0)
     }
+
+    /// A table rather than a switch: times in a list have random months, and a branch per month would
+    /// be mispredicted.
+    private static let monthLengths: [Int64] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
 
     // Howard Hinnant's civil-calendar algorithms (proleptic Gregorian).
     static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {

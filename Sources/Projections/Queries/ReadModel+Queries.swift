@@ -23,7 +23,11 @@ extension ReadModel {
             + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
         return try database.read { db in
+            // Room for every episode of the podcast (at most a page), so the array never grows by copying.
+            let count = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT episode_count FROM sidebar_podcasts WHERE id = ?"), arguments: [query.podcast.description])
             var episodes: [EpisodeSummary] = []
+            episodes.reserveCapacity(min(count ?? 0, query.limit ?? .max))
             let statement = try db.cachedStatement(sql: sql)
             let columns = StatementColumns(statement)
             // GRDB steps the statement (and resets it after); each row is read from SQLite directly.

@@ -15,15 +15,16 @@ public struct EpisodeDetailProjector: Projector {
     public func write(_ changes: EntityChanges, to db: Database) throws {
         // The settings and references as JSON, made on every core a few thousand rows ahead: they are
         // most of the work.
-        let episodes = Array(changes.episodes)
-        for chunk in stride(from: 0, to: episodes.count, by: 4_096) {
-            try write(Array(episodes[chunk..<min(chunk + 4_096, episodes.count)]), to: db)
+        let ids = Array(changes.episodes.keys)
+        for chunk in stride(from: 0, to: ids.count, by: 4_096) {
+            try write(Array(ids[chunk..<min(chunk + 4_096, ids.count)]), of: changes, to: db)
         }
     }
 
-    private func write(_ episodes: [(key: EpisodeID, value: EntityChanges.Change<EpisodeState>)], to db: Database) throws {
-        let json = episodes.parallelMap { $0.value.state.live.map(DetailJSON.init) }
-        for ((id, change), json) in zip(episodes, json) {
+    private func write(_ ids: [EpisodeID], of changes: EntityChanges, to db: Database) throws {
+        let json = ids.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
+        for (id, json) in zip(ids, json) {
+            let change = changes.episodes[id]!
             guard let episode = change.state.live, let json else {
                 try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
                 continue

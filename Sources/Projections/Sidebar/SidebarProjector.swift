@@ -36,7 +36,8 @@ public struct SidebarProjector: Projector {
             try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
             if let podcast = change.state.existing?.podcastID { recount.insert(podcast) }
         }
-        for (id, change) in Self.liveInTableOrder(changes.episodes) {
+        for id in Self.liveInTableOrder(changes.episodes) {
+            let change = changes.episodes[id]!
             let episode = change.state.live!
             try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
@@ -66,12 +67,10 @@ extension SidebarProjector {
     /// The live episodes of `changes`, in the order of `sidebar_episodes` (podcast, then number), so that a
     /// replay appends rows rather than splitting pages all over the clustered table. The keys are sorted,
     /// not the states, which are large.
-    static func liveInTableOrder(
-        _ changes: [EpisodeID: EntityChanges.Change<EpisodeState>]
-    ) -> [(key: EpisodeID, value: EntityChanges.Change<EpisodeState>)] {
-        let live = changes.filter { $0.value.state.live != nil }
-        let keys = live.map { (podcast: $0.value.state.live!.podcastID, number: $0.value.state.live!.number, id: $0.key) }
-        return keys.sorted { ($0.podcast, $0.number) < ($1.podcast, $1.number) }.map { ($0.id, live[$0.id]!) }
+    static func liveInTableOrder(_ changes: [EpisodeID: EntityChanges.Change<EpisodeState>]) -> [EpisodeID] {
+        changes.compactMap { id, change in change.state.live.map { (podcast: $0.podcastID, number: $0.number, id: id) } }
+            .sorted { ($0.podcast, $0.number) < ($1.podcast, $1.number) }
+            .map(\.id)
     }
 }
 

@@ -71,6 +71,22 @@ struct AppendAndReadTests {
         #expect(try log.events(from: LogPosition(601)).isEmpty)
     }
 
+    @Test("a read with a filter hands over the wanted events only, whole, and asks once for each position")
+    func filteredRead() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(600, to: "counter", in: log)
+
+        var asked: [UInt64] = []
+        var handed: [RecordedEvent] = []
+        try log.read(from: LogPosition(10), through: LogPosition(500), where: { asked.append($0.rawValue); return $0.rawValue % 7 == 0 }) {
+            handed.append(RecordedEvent($0))
+        }
+        #expect(asked == Array(10...500))
+        #expect(handed == (try log.events(from: LogPosition(10), through: LogPosition(500)).filter { $0.position.rawValue % 7 == 0 }))
+        #expect(handed.first?.json == #"{"i":14}"#)
+    }
+
     @Test("a stream reads back alone and in order, with versions 1, 2, 3...")
     func streamRead() throws {
         let library = TemporaryLibrary()

@@ -88,8 +88,11 @@ struct EntityFold {
         }
         var next = first
         var events: [RawEvent] = []
-        try reader.log.read(from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound)) { envelope in
-            guard next < needed.count, envelope.position.rawValue == needed[next].position else { return }
+        // Only the needed events are parsed beyond their position.
+        try reader.log.read(
+            from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound),
+            where: { next < needed.count && $0.rawValue == needed[next].position }
+        ) { envelope in
             events.append(RawEvent(envelope, type: reader.types.type(named: envelope.typeBytes).name))
             next += 1
         }

@@ -51,52 +51,41 @@ struct EntityFold {
     ) throws -> EntityChanges {
         try prepare(plan.podcasts, in: &podcasts, PodcastDecider.initial, PodcastDecider.evolve)
         try prepare(plan.episodes, in: &episodes, EpisodeDecider.initial, EpisodeDecider.evolve)
-        let needed = plan.neededEvents()
+        let needed = plan.neededPositions(after: start)
         // Round by round, each reader copies out the needed events of a run on a thread of its own; they
         // are decoded on every core while the next round is read, then folded in log order.
-        var decoding: [(run: DecodingRun, first: Int)] = []
+        var decoding: [DecodingRun] = []
         var position = start
         while position < plan.end {
             let length = min(batchSize, Self.copyRunLength)
             let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
             let copied = try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) }
-            for (run, first) in decoding { try fold(run, subjects: needed[first...]) }
-            decoding = copied.flatMap { events, first in
+            for run in decoding { try fold(run) }
+            decoding = copied.flatMap { events in
                 stride(from: 0, to: events.count, by: DecodingRun.maximumLength).map { offset in
-                    (DecodingRun(Array(events[offset..<min(offset + DecodingRun.maximumLength, events.count)])), first + offset)
+                    DecodingRun(Array(events[offset..<min(offset + DecodingRun.maximumLength, events.count)]))
                 }
             }
             position = LogPosition(runs.last!.upperBound)
             progress(position)
         }
-        for (run, first) in decoding { try fold(run, subjects: needed[first...]) }
+        for run in decoding { try fold(run) }
         var changes = EntityChanges()
         changes.podcasts = Self.states(of: plan.podcasts, in: podcasts)
         changes.episodes = Self.states(of: plan.episodes, in: episodes)
         return changes
     }
 
-    /// The needed events of `run`, copied out of the log, and the index in `needed` of the first.
-    private static func copy(
-        _ needed: [(position: UInt64, subject: FoldPlan.Subject)], in run: ClosedRange<UInt64>, with reader: LogReader
-    ) throws -> (events: [RawEvent], first: Int) {
-        // The first needed event of the run, by bisection: `needed` is in log order.
-        var first = 0, past = needed.count
-        while first < past {
-            let middle = (first + past) / 2
-            if needed[middle].position < run.lowerBound { first = middle + 1 } else { past = middle }
-        }
-        var next = first
+    /// The needed events of `run`, copied out of the log with their entities; only they are parsed
+    /// beyond their position.
+    private static func copy(_ needed: PositionSet, in run: ClosedRange<UInt64>, with reader: LogReader) throws -> [RawEvent] {
         var events: [RawEvent] = []
-        // Only the needed events are parsed beyond their position.
         try reader.log.read(
-            from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound),
-            where: { next < needed.count && $0.rawValue == needed[next].position }
+            from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound), where: { needed.contains($0.rawValue) }
         ) { envelope in
-            events.append(RawEvent(envelope, type: reader.types.type(named: envelope.typeBytes).name))
-            next += 1
+            events.append(try RawEvent(envelope, type: reader.types.type(named: envelope.typeBytes).name))
         }
-        return (events, first)
+        return events
     }
 
     /// Gives each entity of the plan its state as of the fold's start, if it has none yet.
@@ -111,14 +100,12 @@ struct EntityFold {
     }
 
     /// Folds a decoded run into the states, in order, each entity's time being its latest event's.
-    private mutating func fold(
-        _ run: DecodingRun, subjects: ArraySlice<(position: UInt64, subject: FoldPlan.Subject)>
-    ) throws {
+    private mutating func fold(_ run: DecodingRun) throws {
         try run.forEach { index, event in
-            let time = run.events[index].time
-            switch subjects[subjects.startIndex + index].subject {
-            case .podcast(let id): podcasts[id]!.fold(event, at: time, PodcastDecider.evolve)
-            case .episode(let id): episodes[id]!.fold(event, at: time, EpisodeDecider.evolve)
+            let raw = run.events[index]
+            switch raw.subject {
+            case .podcast(let id): podcasts[id]!.fold(event, at: raw.time, PodcastDecider.evolve)
+            case .episode(let id): episodes[id]!.fold(event, at: raw.time, EpisodeDecider.evolve)
             }
         }
     }

@@ -55,21 +55,31 @@ struct FoldPlan {
     private mutating func add(_ envelope: EventEnvelope, types: inout EventTypes) throws(ProjectionError) {
         let type = types.type(named: envelope.typeBytes)
         let position = envelope.position.rawValue
-        if let id = EpisodeID(streamName: envelope.streamBytes) {
-            episodes[id, default: Stream()].append(position, effect: type.episodeEffect)
-        } else if let id = PodcastID(streamName: envelope.streamBytes) {
-            podcasts[id, default: Stream()].append(position, effect: type.podcastEffect)
-        } else {
-            throw .unreadableEvent(position: position, reason: "its stream, \(envelope.stream), is no podcast's or episode's")
+        switch try Subject(envelope) {
+        case .episode(let id): episodes[id, default: Stream()].append(position, effect: type.episodeEffect)
+        case .podcast(let id): podcasts[id, default: Stream()].append(position, effect: type.podcastEffect)
         }
     }
 
-    /// The needed events' positions, in log order, with their entities.
-    func neededEvents() -> [(position: UInt64, subject: Subject)] {
-        var events: [(position: UInt64, subject: Subject)] = []
-        for (id, stream) in podcasts { events += stream.elements.map { ($0, .podcast(id)) } }
-        for (id, stream) in episodes { events += stream.elements.map { ($0, .episode(id)) } }
-        events.sort { $0.position < $1.position }
-        return events
+    /// The positions of the needed events, after `start`.
+    func neededPositions(after start: LogPosition) -> PositionSet {
+        var needed = PositionSet(start.next.rawValue...max(end.rawValue, start.next.rawValue))
+        for stream in podcasts.values { stream.elements.forEach { needed.insert($0) } }
+        for stream in episodes.values { stream.elements.forEach { needed.insert($0) } }
+        return needed
+    }
+}
+
+extension FoldPlan.Subject {
+    /// The entity of an event, from its stream's name.
+    init(_ envelope: EventEnvelope) throws(ProjectionError) {
+        if let id = EpisodeID(streamName: envelope.streamBytes) {
+            self = .episode(id)
+        } else if let id = PodcastID(streamName: envelope.streamBytes) {
+            self = .podcast(id)
+        } else {
+            throw .unreadableEvent(
+                position: envelope.position.rawValue, reason: "its stream, \(envelope.stream), is no podcast's or episode's")
+        }
     }
 }

@@ -11,17 +11,21 @@ struct RawEvent: Sendable {
     let payload: [UInt8]
     /// The time of its commit.
     let time: Timestamp
+    /// The entity it belongs to.
+    let subject: FoldPlan.Subject
 
-    init(_ envelope: EventEnvelope, type: String) {
+    /// `type` is the envelope's type, made a `String` by the caller (who may have it already).
+    init(_ envelope: EventEnvelope, type: String) throws(ProjectionError) {
         position = envelope.position.rawValue
         self.type = type
         schemaVersion = envelope.schemaVersion
         payload = Array(envelope.payload)
         time = envelope.timestamp
+        subject = try FoldPlan.Subject(envelope)
     }
 
-    init(_ envelope: EventEnvelope) {
-        self.init(envelope, type: envelope.type)
+    init(_ envelope: EventEnvelope) throws(ProjectionError) {
+        try self.init(envelope, type: envelope.type)
     }
 
     func decode() throws(ProjectionError) -> DomainEvent {

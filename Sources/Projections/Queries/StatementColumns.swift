@@ -1,4 +1,5 @@
 import CoreValues
+import Foundation
 import GRDB
 #if canImport(GRDBSQLite)
 import GRDBSQLite
@@ -24,17 +25,25 @@ struct StatementColumns {
         return UnsafeRawBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column)))
     }
 
+    /// A text column's bytes when it holds exactly `width` of them, found with one call into SQLite
+    /// rather than two (its text ends with a NUL byte); nil otherwise. For ids and times, whose width
+    /// is fixed.
+    func bytes(_ column: Int32, width: Int) -> UnsafeRawBufferPointer? {
+        guard let text = sqlite3_column_text(statement, column), strnlen(text, width + 1) == width else { return nil }
+        return UnsafeRawBufferPointer(start: text, count: width)
+    }
+
     func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
     func bool(_ column: Int32) -> Bool { sqlite3_column_int64(statement, column) != 0 }
 
     func id<Kind>(_ column: Int32) throws -> Identifier<Kind> {
-        guard let id = Identifier<Kind>(utf8: bytes(column)) else { throw Decode.Failure(value: text(column)) }
+        guard let id = bytes(column, width: 36).flatMap(Identifier<Kind>.init(utf8:)) else { throw Decode.Failure(value: text(column)) }
         return id
     }
 
     func time(_ column: Int32) throws -> Timestamp {
-        guard let time = Timestamp.parse(bytes(column)).flatMap(Timestamp.init(rawValue:)) else {
+        guard let time = bytes(column, width: Timestamp.textLength).flatMap(Timestamp.parse).flatMap(Timestamp.init(rawValue:)) else {
             throw Decode.Failure(value: text(column))
         }
         return time

@@ -101,7 +101,7 @@ public struct EpisodeDetail: Equatable, Sendable {
 
 /// Columns back into values; a value that does not parse means the read model was edited by hand.
 enum Decode {
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, Equatable, CustomStringConvertible {
         let value: String
         var description: String { "the read model holds \"\(value)\" where an id or a time should be; rebuild it" }
     }

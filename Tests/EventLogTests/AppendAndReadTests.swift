@@ -188,6 +188,23 @@ struct AppendAndReadTests {
         #expect(StreamID(rawValue: String(repeating: "a", count: 201)) == nil)
     }
 
+    @Test("any time reads back from its text, and a text with any byte changed reads as nothing or as what it says")
+    func timestampTexts() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: Timestamp.validMilliseconds, using: &random)
+            var text: [UInt8] = []
+            Timestamp.append(milliseconds: milliseconds, to: &text)
+            #expect(text.withUnsafeBytes(Timestamp.parse) == milliseconds)
+            text[Int.random(in: 0..<text.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            if let changed = text.withUnsafeBytes(Timestamp.parse) {
+                var again: [UInt8] = []
+                Timestamp.append(milliseconds: changed, to: &again)
+                #expect(again == text, "\(String(decoding: text, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test("timestamps keep milliseconds across the whole range of years, and refuse what falls outside")
     func timestamps() throws {
         #expect(Timestamp(Date(timeIntervalSince1970: -0.001)) == nil)

@@ -8,12 +8,12 @@ import PodcastDomain
 ///
 /// A stretch of the log is read twice, on every core (through a ``LogReader`` each): once to plan
 /// (``FoldPlan``: which events the final states need), then again to copy out only those, decode them
-/// while the next runs are read, and fold them in log order. States stay in memory
-/// across runs (a few hundred bytes per entity), so a replay of the whole log folds each entity once
-/// and writes its row once per transaction it appears in. An entity met for the first time starts from
-/// its state as of the fold's start: `.initial` when the fold starts at the beginning of the log, else
-/// the fold of its stream up to there, read through the stream index (cost in proportion to that
-/// stream, not to the log).
+/// while the next runs are read, and fold them in log order. States stay in memory across stretches
+/// (a few hundred bytes per entity), so a replay of the whole log folds each entity once and writes its
+/// row once per transaction it appears in. An entity met for the first time starts from its state as
+/// of the fold's start: `.initial` when the fold starts at the beginning of the log, else the fold of
+/// its stream up to there, read through the stream index (cost in proportion to that stream, not to
+/// the log).
 struct EntityFold {
     private var podcasts: [PodcastID: EntityChanges.Change<PodcastState>] = [:]
     private var episodes: [EpisodeID: EntityChanges.Change<EpisodeState>] = [:]
@@ -88,7 +88,8 @@ struct EntityFold {
         return events
     }
 
-    /// Gives each entity of the plan its state as of the fold's start, if it has none yet.
+    /// Gives each entity of the plan its state as of the fold's start, if it has none yet. Its time is
+    /// set by the events folded: every planned entity has at least one needed event, its latest.
     private func prepare<Kind, Field, Value>(
         _ streams: [Identifier<Kind>: FoldPlan.Stream<Field>],
         in states: inout [Identifier<Kind>: EntityChanges.Change<EntityState<Value>>],

@@ -50,7 +50,13 @@ let package = Package(
         // Read models in SQLite, built from the log by projectors; a schema change is a replay.
         .target(
             name: "Projections",
-            dependencies: ["EventLog", "PodcastDomain", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "EventLog",
+                "PodcastDomain",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, to read the columns of long lists without a `Row` per value.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             resources: [.copy("Schemas")]
         ),
         // The library facade: open a library, resolve names, submit commands under the writer lock.

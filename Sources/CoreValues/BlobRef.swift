@@ -10,8 +10,9 @@ public struct BlobRef: Hashable, Sendable, Codable, CustomStringConvertible {
 
     /// Returns nil unless `sha256` is 64 lowercase hex digits and `byteCount` is not negative.
     public init?(sha256: String, byteCount: Int) {
-        guard sha256.utf8.count == 64, byteCount >= 0,
-            sha256.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        var digits = sha256
+        guard byteCount >= 0,
+            digits.withUTF8({ $0.count == 64 && $0.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) } })
         else { return nil }
         self.sha256 = sha256
         self.byteCount = byteCount

@@ -41,6 +41,11 @@ package struct JSONText {
         let start = index
         var escaped = false
         while index < bytes.count {
+            // Eight bytes at a time while none of them ends the string, starts an escape or is refused.
+            while index + 8 <= bytes.count, !Self.mayEndString(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+            }
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -55,6 +60,18 @@ package struct JSONText {
             index += 1
         }
         return nil
+    }
+
+    /// True when one of the eight bytes of `word` may be a quote, a backslash or a control character
+    /// (a byte below 0x20). Bit tricks that find a zero byte, which may flag a byte after a match but never
+    /// miss one: strings are most of a log line's bytes, and this reads them a word at a time.
+    @inline(__always)
+    static func mayEndString(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let quotes = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslashes = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let found = ((quotes &- ones) & ~quotes) | ((backslashes &- ones) & ~backslashes) | ((word &- ones &* 0x20) & ~word)
+        return found & (ones &* 0x80) != 0
     }
 
     /// Reads a non-negative integer that fits in 63 bits.
@@ -136,13 +153,39 @@ package struct JSONText {
 
     // MARK: Strings
 
-    /// Appends `text` as a JSON string literal, quotes included.
-    package static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
+    /// Appends `text` as a JSON string literal, quotes included. `shortBackspaceAndFormFeed` writes those
+    /// two as `\b` and `\f`, as Foundation's `JSONEncoder` does, rather than `\u0008` and `\u000c`, as
+    /// the log's envelopes do. Text with nothing to escape, nearly all of it, is copied whole.
+    package static func appendString(_ text: String, to out: inout [UInt8], shortBackspaceAndFormFeed: Bool = false) {
+        var text = text
+        text.withUTF8 { utf8 in
+            out.append(UInt8(ascii: "\""))
+            if needsEscaping(UnsafeRawBufferPointer(utf8)) {
+                appendEscaped(utf8, to: &out, shortBackspaceAndFormFeed: shortBackspaceAndFormFeed)
+            } else {
+                out.append(contentsOf: utf8)
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// True when `utf8` holds a quote, a backslash or a control character, eight bytes at a time.
+    private static func needsEscaping(_ utf8: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= utf8.count {
+            if mayEndString(utf8.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return true }
+            index += 8
+        }
+        return utf8[index...].contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
+    }
+
+    private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to out: inout [UInt8], shortBackspaceAndFormFeed: Bool) {
+        for byte in utf8 {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
             case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x08 where shortBackspaceAndFormFeed: out.append(contentsOf: [0x5C, UInt8(ascii: "b")])
+            case 0x0C where shortBackspaceAndFormFeed: out.append(contentsOf: [0x5C, UInt8(ascii: "f")])
             case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
             case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
             case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
@@ -152,7 +195,6 @@ package struct JSONText {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 
     /// The text of a string literal's content (the part between the quotes).

@@ -38,7 +38,7 @@ struct ProjectionsBenchmark: ParsableCommand {
     @Option(help: "Events in the 2,000-episode library the search projector is rebuilt from (0: the main library, which takes over five minutes).")
     var searchEvents = 250_000
 
-    @Flag(inversion: .prefixedNo, help: "Time the rebuild's steps separately (scan, decode, evolve).")
+    @Flag(inversion: .prefixedNo, help: "Time the rebuild's steps separately, on one core (scan, plan, decode).")
     var breakdown = true
 
     @Flag(help: "Keep the folder afterwards; a later run with the same --library reuses its libraries.")

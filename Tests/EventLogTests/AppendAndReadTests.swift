@@ -71,6 +71,22 @@ struct AppendAndReadTests {
         #expect(try log.events(from: LogPosition(601)).isEmpty)
     }
 
+    @Test("a read with a filter hands over the wanted events only, whole, and asks once for each position")
+    func filteredRead() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(600, to: "counter", in: log)
+
+        var asked: [UInt64] = []
+        var handed: [RecordedEvent] = []
+        try log.read(from: LogPosition(10), through: LogPosition(500), where: { asked.append($0.rawValue); return $0.rawValue % 7 == 0 }) {
+            handed.append(RecordedEvent($0))
+        }
+        #expect(asked == Array(10...500))
+        #expect(handed == (try log.events(from: LogPosition(10), through: LogPosition(500)).filter { $0.position.rawValue % 7 == 0 }))
+        #expect(handed.first?.json == #"{"i":14}"#)
+    }
+
     @Test("a stream reads back alone and in order, with versions 1, 2, 3...")
     func streamRead() throws {
         let library = TemporaryLibrary()
@@ -172,11 +188,36 @@ struct AppendAndReadTests {
         #expect(StreamID(rawValue: String(repeating: "a", count: 201)) == nil)
     }
 
+    @Test("any time reads back from its text, and a text with any byte changed reads as nothing or as what it says")
+    func timestampTexts() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let milliseconds = Int64.random(in: Timestamp.validMilliseconds, using: &random)
+            var text: [UInt8] = []
+            Timestamp.append(milliseconds: milliseconds, to: &text)
+            #expect(text.withUnsafeBytes(Timestamp.parse) == milliseconds)
+            text[Int.random(in: 0..<text.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            if let changed = text.withUnsafeBytes(Timestamp.parse) {
+                var again: [UInt8] = []
+                Timestamp.append(milliseconds: changed, to: &again)
+                #expect(again == text, "\(String(decoding: text, as: UTF8.self))")
+            }
+        }
+    }
+
     @Test("timestamps keep milliseconds across the whole range of years, and refuse what falls outside")
     func timestamps() throws {
         #expect(Timestamp(Date(timeIntervalSince1970: -0.001)) == nil)
         #expect(Timestamp(rawValue: 253_402_300_800_000) == nil)
         #expect(Timestamp(text: "1999-02-30T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "1900-02-29T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-04-31T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-12-00T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-13-01T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-12-01T24:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-12-0/T00:00:00.000Z") == nil)
+        #expect(Timestamp(text: "2025-12-01T00:00:00.00:Z") == nil)
+        #expect(Timestamp(text: "2024-02-29T00:00:00.000Z")?.text == "2024-02-29T00:00:00.000Z")
         #expect(Timestamp(text: "2000-02-29T23:59:59.999Z")?.text == "2000-02-29T23:59:59.999Z")
         #expect(Timestamp(text: "2026-11-21 04:53:55.123Z") == nil)
         let decoded = try JSONDecoder().decode([Timestamp].self, from: Data(#"["2026-11-21T04:53:55.123Z"]"#.utf8))

@@ -48,7 +48,7 @@ struct MigrationTests {
         #expect(after.generation != before.generation)
         #expect(try after.dump() == rows)
         let status = try after.status(head: studio.log.head)
-        #expect(status.first { $0.name == "sidebar" }?.storedSchemaVersion == 2)
+        #expect(status.first { $0.name == "sidebar" }?.storedSchemaVersion == SidebarProjector().schemaVersion + 1)
         #expect(status.allSatisfy { $0.isCurrent })
         // Only the changed projector was replayed; progress went up to the whole log.
         #expect(reported.last?.done == studio.log.head.rawValue)

@@ -2,6 +2,7 @@ import CoreValues
 import DomainTestSupport
 import EventLog
 import Foundation
+import GRDB
 import PodcastDomain
 import Testing
 
@@ -142,6 +143,28 @@ struct ReadModelTests {
         #expect(detail.overlay == TestContent.image("overlay"))
         #expect(detail.publishDate == Timestamp(rawValue: Scene.monday.rawValue + 3 * 86_400_000))
         #expect(detail.updatedAt > detail.createdAt)
+    }
+
+    @Test("a list whose ids or times were edited by hand into something else is refused, naming the value")
+    func handEditedRows() throws {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createEpisode(1, "Pilot", publish: 2))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        let query = EpisodeQuery(podcast: Scene.show)
+        #expect(try readModel.episodes(query).first?.publishDate == Timestamp(rawValue: Scene.monday.rawValue + 2 * 86_400_000))
+
+        for (column, value) in [
+            ("created_at", "2026-11-21T04:53:55.123"), ("created_at", "2026-11-21T04:53:55.123Z "), ("publish_date", "2026-02-30T00:00:00.000Z"),
+            ("id", String(Scene.episode(1).description.dropLast())), ("id", Scene.episode(1).description + "0"),
+        ] {
+            let original = try readModel.database.read { try String.fetchOne($0, sql: "SELECT \(column) FROM sidebar_episodes") }
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(column) = ?", arguments: [value]) }
+            #expect(throws: Decode.Failure(value: value), "\(column)") { try readModel.episodes(query) }
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(column) = ?", arguments: [original]) }
+        }
+        #expect(try readModel.episodes(query).count == 1)
     }
 
     @Test("read.sqlite is a link to the live generation, in WAL mode, with a checkpoint per projector")

@@ -11,6 +11,17 @@ enum EnvelopeParser {
         case malformed(String)
     }
 
+    /// The position of a line as the writer lays it out, `{"position":N,…`, read without parsing the
+    /// rest; nil for a line laid out otherwise, which only ``parse(_:strict:)`` can read.
+    static func leadingPosition(_ line: UnsafeRawBufferPointer) -> LogPosition? {
+        let prefix: StaticString = #"{"position":"#
+        let length = prefix.utf8CodeUnitCount
+        guard line.count > length, memcmp(line.baseAddress!, prefix.utf8Start, length) == 0 else { return nil }
+        var text = JSONText(line, at: length)
+        guard let position = text.integer(), position > 0, !text.atEnd, text.current == UInt8(ascii: ",") else { return nil }
+        return LogPosition(UInt64(position))
+    }
+
     static func parse(_ line: UnsafeRawBufferPointer, strict: Bool = false) throws(Failure) -> EventEnvelope {
         var text = JSONText(line)
         guard text.consume(UInt8(ascii: "{")) else { throw .malformed("a line must be a JSON object") }

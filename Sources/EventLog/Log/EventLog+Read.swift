@@ -10,6 +10,16 @@ extension EventLog {
         from start: LogPosition = LogPosition(1), through end: LogPosition? = nil,
         _ body: (EventEnvelope) throws -> Void
     ) throws {
+        try read(from: start, through: end, where: nil, body)
+    }
+
+    /// Calls `body` with the events from `start` through `end` whose positions `wanted` accepts, in
+    /// order. The others are read for their position only (their frames' checksums still hold them to
+    /// what was written): a reader that wants a few events of a long stretch does not parse the rest.
+    public func read(
+        from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, where wanted: ((LogPosition) -> Bool)?,
+        _ body: (EventEnvelope) throws -> Void
+    ) throws {
         let last = min(end ?? head, head)
         let first = max(start, LogPosition(1))
         guard first <= last else { return }
@@ -32,13 +42,18 @@ extension EventLog {
                     throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
                 }
                 for (_, line) in Lines(reader.content.bytes(0..<length)) {
-                    let envelope: EventEnvelope
-                    do {
-                        envelope = try EnvelopeParser.parse(line)
-                    } catch {
-                        throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: "\(error)")
+                    // With a filter, the position is read first, and the rest only for a wanted event.
+                    let quick = wanted == nil ? nil : EnvelopeParser.leadingPosition(line)
+                    let accepted = quick.map { wanted!($0) }
+                    var envelope: EventEnvelope?
+                    if accepted != false {
+                        do {
+                            envelope = try EnvelopeParser.parse(line)
+                        } catch {
+                            throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: "\(error)")
+                        }
                     }
-                    let position = envelope.position
+                    let position = envelope?.position ?? quick!
                     if let wanted = expected, position != wanted {
                         throw EventLogError.damagedLog(
                             segment: segment.name, offset: frameOffset,
@@ -53,7 +68,7 @@ extension EventLog {
                         if position < first { continue }
                     }
                     expected = position.next
-                    try body(envelope)
+                    if let envelope, accepted ?? wanted?(position) ?? true { try body(envelope) }
                     if position == last { return }
                 }
             }

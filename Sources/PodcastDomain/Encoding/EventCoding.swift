@@ -25,54 +25,36 @@ public enum EventCoding {
 
     /// The payload's JSON: UTF-8, one line, keys sorted.
     public static func encode(_ event: DomainEvent) -> [UInt8] {
-        // Encoding plain values of our own types cannot fail.
-        Array(try! encoder.encode(AnyPayload(event.payload)))
+        json(event.payload)
+    }
+
+    /// Any value of the domain as payloads write it (see ``PayloadEncoder``): what read models store
+    /// where they keep a value as JSON.
+    public static func json(_ value: some Encodable) -> [UInt8] {
+        // Encoding plain values of our own types cannot fail: their numbers are finite.
+        try! PayloadEncoder.encode(value)
     }
 
     /// The event a stored payload stands for, upcast to this build's schema version.
     public static func decode(type: String, schemaVersion: Int, payload: some DataProtocol) throws(Failure) -> DomainEvent {
-        guard let payloadType = payloadTypes[type] else { throw .unknownType(type) }
-        let current = payloadType.schemaVersion
+        guard let eventCase = DomainEvent.casesByType[type] else { throw .unknownType(type) }
+        let current = eventCase.payloadType.schemaVersion
         guard schemaVersion <= current else {
             throw .newerSchema(type: type, found: schemaVersion, supported: current)
         }
         do {
             if schemaVersion < current {
                 let data = try Upcasting.upcast(type: type, from: schemaVersion, to: current, payload: Data(payload))
-                return DomainEvent(try data.withUnsafeBytes { try decodePayload(payloadType, from: $0) })
+                return try data.withUnsafeBytes(eventCase.decode)
             }
-            if let contiguous = try payload.withContiguousStorageIfAvailable({ try decodePayload(payloadType, from: UnsafeRawBufferPointer($0)) }) {
-                return DomainEvent(contiguous)
+            if let contiguous = try payload.withContiguousStorageIfAvailable({ try eventCase.decode(UnsafeRawBufferPointer($0)) }) {
+                return contiguous
             }
-            return DomainEvent(try Array(payload).withUnsafeBytes { try decodePayload(payloadType, from: $0) })
+            return try Array(payload).withUnsafeBytes(eventCase.decode)
         } catch let failure as Failure {
             throw failure
         } catch {
             throw .malformed(type: type, schemaVersion: schemaVersion, reason: "\(error)")
         }
     }
-
-    private static let payloadTypes: [String: any EventPayload.Type] = Dictionary(
-        uniqueKeysWithValues: DomainEvent.payloadTypes.map { ($0.type, $0) })
-
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
-
-    /// Lets the encoder take an existential payload.
-    private struct AnyPayload: Encodable {
-        let payload: any EventPayload
-        init(_ payload: any EventPayload) { self.payload = payload }
-        func encode(to encoder: any Encoder) throws { try payload.encode(to: encoder) }
-    }
-}
-
-/// Decodes a payload whose type is known only at run time.
-private func decodePayload(_ type: any EventPayload.Type, from bytes: UnsafeRawBufferPointer) throws -> any EventPayload {
-    func decode<Payload: EventPayload>(_: Payload.Type) throws -> any EventPayload {
-        try PayloadDecoder.decode(Payload.self, from: bytes)
-    }
-    return try decode(type)
 }

@@ -121,6 +121,21 @@ public enum EpisodeDecider {
         return .active(episode)
     }
 
+    /// What each event type does in ``evolve``, for folds that skip overwritten events (see ``NeededEvents``).
+    /// A deletion is not listed: nothing is skipped across it.
+    public static let effects: [String: EventEffect<Episode.Field>] = [
+        EpisodeCreated.type: .replacesState, EpisodeRestored.type: .replacesState,
+        EpisodeRetitled.type: .sets(.title), EpisodeRenumbered.type: .sets(.number),
+        EpisodeDescribed.type: .sets(.description), EpisodePublishDateChanged.type: .sets(.publishDate),
+        TranscriptImported.type: .sets(.transcript), TranscriptReplaced.type: .sets(.transcript),
+        TranscriptCleared.type: .sets(.transcript),
+        SRTGenerated.type: .sets(.subtitles), SRTDiscarded.type: .sets(.subtitles),
+        ThumbnailBackgroundSet.type: .sets(.background), ThumbnailBackgroundCleared.type: .sets(.background),
+        ThumbnailOverlaySet.type: .sets(.overlay), ThumbnailOverlayCleared.type: .sets(.overlay),
+        ThumbnailSettingsChanged.type: .sets(.thumbnailSettings), ThumbnailTextChanged.type: .sets(.thumbnailText),
+        ThumbnailRendered.type: .sets(.thumbnail), ThumbnailDiscarded.type: .sets(.thumbnail),
+    ]
+
     /// Folds a stream's events from ``initial``.
     public static func fold(_ events: some Sequence<DomainEvent>) -> EpisodeState {
         events.reduce(initial, evolve)

@@ -84,55 +84,47 @@ public enum DomainEvent: Hashable, Sendable {
     /// The blobs the event refers to.
     public var blobs: [BlobRef] { payload.blobs }
 
-    /// Every payload type, with the case that wraps it: the registry for decoding and schema checks.
-    public static let payloadTypes: [any EventPayload.Type] = [
-        PodcastCreated.self, PodcastRenamed.self, PodcastDescribed.self, PodcastArtworkSet.self,
-        PodcastArtworkCleared.self, PodcastDefaultOverlaySet.self, PodcastDefaultOverlayCleared.self,
-        PodcastThumbnailDefaultsChanged.self, PodcastDeleted.self, PodcastRestored.self,
-        EpisodeCreated.self, EpisodeRetitled.self, EpisodeRenumbered.self, EpisodeDescribed.self,
-        EpisodePublishDateChanged.self, EpisodeDeleted.self, EpisodeRestored.self, TranscriptImported.self,
-        TranscriptReplaced.self, TranscriptCleared.self, SRTGenerated.self, SRTDiscarded.self,
-        ThumbnailBackgroundSet.self, ThumbnailBackgroundCleared.self, ThumbnailOverlaySet.self,
-        ThumbnailOverlayCleared.self, ThumbnailSettingsChanged.self, ThumbnailTextChanged.self,
-        ThumbnailRendered.self, ThumbnailDiscarded.self, FontImported.self, FontRemoved.self,
+    /// Every payload type, in the order of the cases: the registry for decoding and schema checks.
+    public static let payloadTypes: [any EventPayload.Type] = cases.map(\.payloadType)
+
+    /// Every case, as the function that wraps its payload.
+    static let cases: [EventCase] = [
+        EventCase(podcastCreated), EventCase(podcastRenamed), EventCase(podcastDescribed), EventCase(podcastArtworkSet),
+        EventCase(podcastArtworkCleared), EventCase(podcastDefaultOverlaySet), EventCase(podcastDefaultOverlayCleared),
+        EventCase(podcastThumbnailDefaultsChanged), EventCase(podcastDeleted), EventCase(podcastRestored),
+        EventCase(episodeCreated), EventCase(episodeRetitled), EventCase(episodeRenumbered), EventCase(episodeDescribed),
+        EventCase(episodePublishDateChanged), EventCase(episodeDeleted), EventCase(episodeRestored),
+        EventCase(transcriptImported), EventCase(transcriptReplaced), EventCase(transcriptCleared),
+        EventCase(srtGenerated), EventCase(srtDiscarded), EventCase(thumbnailBackgroundSet),
+        EventCase(thumbnailBackgroundCleared), EventCase(thumbnailOverlaySet), EventCase(thumbnailOverlayCleared),
+        EventCase(thumbnailSettingsChanged), EventCase(thumbnailTextChanged), EventCase(thumbnailRendered),
+        EventCase(thumbnailDiscarded), EventCase(fontImported), EventCase(fontRemoved),
     ]
+
+    /// The cases by the type names written in the log.
+    static let casesByType = Dictionary(uniqueKeysWithValues: cases.map { ($0.payloadType.type, $0) })
 
     /// Wraps a payload in its case.
     public init(_ payload: any EventPayload) {
-        switch payload {
-        case let e as PodcastCreated: self = .podcastCreated(e)
-        case let e as PodcastRenamed: self = .podcastRenamed(e)
-        case let e as PodcastDescribed: self = .podcastDescribed(e)
-        case let e as PodcastArtworkSet: self = .podcastArtworkSet(e)
-        case let e as PodcastArtworkCleared: self = .podcastArtworkCleared(e)
-        case let e as PodcastDefaultOverlaySet: self = .podcastDefaultOverlaySet(e)
-        case let e as PodcastDefaultOverlayCleared: self = .podcastDefaultOverlayCleared(e)
-        case let e as PodcastThumbnailDefaultsChanged: self = .podcastThumbnailDefaultsChanged(e)
-        case let e as PodcastDeleted: self = .podcastDeleted(e)
-        case let e as PodcastRestored: self = .podcastRestored(e)
-        case let e as EpisodeCreated: self = .episodeCreated(e)
-        case let e as EpisodeRetitled: self = .episodeRetitled(e)
-        case let e as EpisodeRenumbered: self = .episodeRenumbered(e)
-        case let e as EpisodeDescribed: self = .episodeDescribed(e)
-        case let e as EpisodePublishDateChanged: self = .episodePublishDateChanged(e)
-        case let e as EpisodeDeleted: self = .episodeDeleted(e)
-        case let e as EpisodeRestored: self = .episodeRestored(e)
-        case let e as TranscriptImported: self = .transcriptImported(e)
-        case let e as TranscriptReplaced: self = .transcriptReplaced(e)
-        case let e as TranscriptCleared: self = .transcriptCleared(e)
-        case let e as SRTGenerated: self = .srtGenerated(e)
-        case let e as SRTDiscarded: self = .srtDiscarded(e)
-        case let e as ThumbnailBackgroundSet: self = .thumbnailBackgroundSet(e)
-        case let e as ThumbnailBackgroundCleared: self = .thumbnailBackgroundCleared(e)
-        case let e as ThumbnailOverlaySet: self = .thumbnailOverlaySet(e)
-        case let e as ThumbnailOverlayCleared: self = .thumbnailOverlayCleared(e)
-        case let e as ThumbnailSettingsChanged: self = .thumbnailSettingsChanged(e)
-        case let e as ThumbnailTextChanged: self = .thumbnailTextChanged(e)
-        case let e as ThumbnailRendered: self = .thumbnailRendered(e)
-        case let e as ThumbnailDiscarded: self = .thumbnailDiscarded(e)
-        case let e as FontImported: self = .fontImported(e)
-        case let e as FontRemoved: self = .fontRemoved(e)
-        default: preconditionFailure("\(Swift.type(of: payload)) is not listed in DomainEvent")
+        guard let event = Self.casesByType[Swift.type(of: payload).type]?.wrap(payload) else {
+            preconditionFailure("\(Swift.type(of: payload)) is not listed in DomainEvent")
         }
+        self = event
+    }
+}
+
+/// One case of ``DomainEvent`` with its payload type: found by type name, it wraps or decodes a payload
+/// without trying every case in turn.
+struct EventCase: Sendable {
+    let payloadType: any EventPayload.Type
+    /// Decodes a payload of the current schema version straight into the case.
+    let decode: @Sendable (UnsafeRawBufferPointer) throws -> DomainEvent
+    /// Wraps a payload of this type; nil for another type.
+    let wrap: @Sendable (any EventPayload) -> DomainEvent?
+
+    init<Payload: EventPayload>(_ wrap: @escaping @Sendable (Payload) -> DomainEvent) {
+        payloadType = Payload.self
+        decode = { wrap(try PayloadDecoder.decode(Payload.self, from: $0)) }
+        self.wrap = { ($0 as? Payload).map(wrap) }
     }
 }

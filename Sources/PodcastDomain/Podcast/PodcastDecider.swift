@@ -72,6 +72,17 @@ public enum PodcastDecider {
         return .active(podcast)
     }
 
+    /// What each event type does in ``evolve``, for folds that skip overwritten events (see ``NeededEvents``).
+    /// A deletion is not listed: nothing is skipped across it.
+    public static let effects: [String: EventEffect<Podcast.Field>] = [
+        PodcastCreated.type: .replacesState, PodcastRestored.type: .replacesState,
+        PodcastRenamed.type: .sets(.name), PodcastDescribed.type: .sets(.description),
+        PodcastArtworkSet.type: .sets(.artwork), PodcastArtworkCleared.type: .sets(.artwork),
+        PodcastDefaultOverlaySet.type: .sets(.defaultOverlay),
+        PodcastDefaultOverlayCleared.type: .sets(.defaultOverlay),
+        PodcastThumbnailDefaultsChanged.type: .sets(.thumbnailDefaults),
+    ]
+
     /// Folds a stream's events from ``initial``.
     public static func fold(_ events: some Sequence<DomainEvent>) -> PodcastState {
         events.reduce(initial, evolve)

@@ -13,8 +13,19 @@ public struct EpisodeDetailProjector: Projector {
     public init() {}
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        for (id, change) in changes.episodes {
-            guard let episode = change.state.live else {
+        // The settings and references as JSON, made on every core a few thousand rows ahead: they are
+        // most of the work.
+        let ids = Array(changes.episodes.keys)
+        for chunk in stride(from: 0, to: ids.count, by: 4_096) {
+            try write(Array(ids[chunk..<min(chunk + 4_096, ids.count)]), of: changes, to: db)
+        }
+    }
+
+    private func write(_ ids: [EpisodeID], of changes: EntityChanges, to db: Database) throws {
+        let json = ids.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
+        for (id, json) in zip(ids, json) {
+            let change = changes.episodes[id]!
+            guard let episode = change.state.live, let json else {
                 try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
                 continue
             }
@@ -25,27 +36,33 @@ public struct EpisodeDetailProjector: Projector {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id.description, episode.podcastID.description, episode.title, episode.number, episode.description,
-                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
-                    try JSONColumn.text(episode.thumbnailSettings), episode.effectiveThumbnailText,
-                    try JSONColumn.text(episode.transcript), try JSONColumn.text(episode.subtitles),
-                    try JSONColumn.text(episode.background), try JSONColumn.text(episode.overlay),
-                    try JSONColumn.text(episode.thumbnail),
+                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text, json.thumbnailSettings,
+                    episode.effectiveThumbnailText, json.transcript, json.subtitles, json.background, json.overlay,
+                    json.thumbnail,
                 ])
         }
     }
 }
 
-/// Values stored as JSON text in a column, keys sorted like the events' payloads.
-enum JSONColumn {
-    static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }()
+/// An episode's JSON columns.
+private struct DetailJSON: Sendable {
+    let thumbnailSettings: String
+    let transcript, subtitles, background, overlay, thumbnail: String?
 
-    static func text<Value: Encodable>(_ value: Value?) throws -> String? {
-        guard let value else { return nil }
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    init(_ episode: Episode) {
+        thumbnailSettings = JSONColumn.text(episode.thumbnailSettings)!
+        transcript = JSONColumn.text(episode.transcript)
+        subtitles = JSONColumn.text(episode.subtitles)
+        background = JSONColumn.text(episode.background)
+        overlay = JSONColumn.text(episode.overlay)
+        thumbnail = JSONColumn.text(episode.thumbnail)
+    }
+}
+
+/// Values stored as JSON text in a column, written as the events' payloads write them.
+enum JSONColumn {
+    static func text<Value: Encodable>(_ value: Value?) -> String? {
+        value.map { String(decoding: EventCoding.json($0), as: UTF8.self) }
     }
 
     static func value<Value: Decodable>(_ type: Value.Type, from text: String?) throws -> Value? {

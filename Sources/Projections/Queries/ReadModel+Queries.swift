@@ -9,7 +9,8 @@ extension ReadModel {
         }
     }
 
-    /// One podcast's episodes: sorted, searched, filtered and paged in SQL, through the sort indexes.
+    /// One podcast's episodes: sorted, searched, filtered and paged in SQL. The default order reads one
+    /// range of the table, which is stored in that order; the others go through their indexes.
     public func episodes(_ query: EpisodeQuery) throws -> [EpisodeSummary] {
         var conditions = ["podcast_id = ?"]
         var arguments: StatementArguments = [query.podcast.description]
@@ -22,9 +23,17 @@ extension ReadModel {
             + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
         return try database.read { db in
+            // Room for every episode of the podcast (at most a page), so the array never grows by copying.
+            let count = try Int.fetchOne(
+                db.cachedStatement(sql: "SELECT episode_count FROM sidebar_podcasts WHERE id = ?"), arguments: [query.podcast.description])
             var episodes: [EpisodeSummary] = []
-            let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-            while let row = try rows.next() { episodes.append(try EpisodeSummary(row, podcast: query.podcast)) }
+            episodes.reserveCapacity(min(count ?? 0, query.limit ?? .max))
+            let statement = try db.cachedStatement(sql: sql)
+            let columns = StatementColumns(statement)
+            // GRDB steps the statement (and resets it after); each row is read from SQLite directly.
+            try Row.fetchCursor(statement, arguments: arguments).forEach { _ in
+                episodes.append(try EpisodeSummary(columns, podcast: query.podcast))
+            }
             return episodes
         }
     }

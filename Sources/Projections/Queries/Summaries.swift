@@ -41,25 +41,24 @@ public struct EpisodeSummary: Equatable, Sendable {
     public var hasThumbnail: Bool
     public var thumbnailOutdated: Bool
 
-    /// The columns ``init(_:podcast:)`` reads, by position: a list decodes thousands of rows, and
-    /// lookups by name cost more than the query.
+    /// The columns ``init(_:podcast:)`` reads, by position.
     static let columns = "id, title, number, publish_date, created_at, updated_at, has_transcript, has_srt, "
         + "srt_outdated, has_thumbnail, thumbnail_outdated"
 
     /// A row of ``columns`` from the list of `podcast`.
-    init(_ row: Row, podcast: PodcastID) throws {
-        id = try Decode.id(row[0])
+    init(_ row: StatementColumns, podcast: PodcastID) throws {
+        id = try row.id(0)
         podcastID = podcast
-        title = row[1]
-        number = row[2]
-        publishDate = try (row[3] as String?).map(Decode.time)
-        createdAt = try Decode.time(row[4])
-        updatedAt = try Decode.time(row[5])
-        hasTranscript = row[6]
-        hasSRT = row[7]
-        srtOutdated = row[8]
-        hasThumbnail = row[9]
-        thumbnailOutdated = row[10]
+        title = row.text(1)
+        number = row.int(2)
+        publishDate = try row.optionalTime(3)
+        createdAt = try row.time(4)
+        updatedAt = try row.time(5)
+        hasTranscript = row.bool(6)
+        hasSRT = row.bool(7)
+        srtOutdated = row.bool(8)
+        hasThumbnail = row.bool(9)
+        thumbnailOutdated = row.bool(10)
     }
 }
 
@@ -102,7 +101,7 @@ public struct EpisodeDetail: Equatable, Sendable {
 
 /// Columns back into values; a value that does not parse means the read model was edited by hand.
 enum Decode {
-    struct Failure: Error, CustomStringConvertible {
+    struct Failure: Error, Equatable, CustomStringConvertible {
         let value: String
         var description: String { "the read model holds \"\(value)\" where an id or a time should be; rebuild it" }
     }

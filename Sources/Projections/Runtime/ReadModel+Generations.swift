@@ -95,11 +95,12 @@ extension ReadModel {
     static let entitiesPerTransaction = 50_000
 
     /// Brings every projector of `database` from its checkpoint to the log's head; returns how many
-    /// events were applied. Events are read `batchSize` at a time (progress is told after each).
+    /// events were applied. Progress is told after each round of reading (at most `batchSize` events on
+    /// each core); a transaction holds the rows of about `entitiesPerTransaction` entities at most.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, batchSize: Int,
-        progress: ((RebuildProgress) -> Void)?
+        entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction, progress: ((RebuildProgress) -> Void)?
     ) throws -> UInt64 {
         let head = log.head
         let stored = try database.read(Checkpoints.all)
@@ -110,35 +111,26 @@ extension ReadModel {
         let started = ContinuousClock.now
         for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
             var fold = EntityFold(log: log, after: LogPosition(checkpoint))
-            var position = checkpoint
-            while position < head.rawValue {
-                let end = min(position + UInt64(batchSize), head.rawValue)
-                // Decoded a bounded run at a time, so memory does not grow with the batch size.
-                var start = position + 1
-                while start <= end {
-                    let last = min(start + UInt64(DecodedRun.maximumLength) - 1, end)
-                    try DecodedRun(log: log, from: LogPosition(start), through: LogPosition(last)).forEach { event, time in
-                        try fold.apply(event, at: time)
-                    }
-                    start = last + 1
-                }
-                // Rows are written when the run has touched many entities, or at its end: an entity
+            var position = LogPosition(checkpoint)
+            while position < head {
+                // Each transaction writes the final rows of the entities its events touched: an entity
                 // touched again and again in a replay is written once, not once per batch.
-                if fold.touchedCount >= entitiesPerTransaction || end == head.rawValue {
-                    let changes = fold.takeChanges()
-                    try database.write { db in
-                        for projector in group { try projector.write(changes, to: db) }
-                        try Checkpoints.advance(group.map(\.name), to: end, in: db)
-                    }
-                }
-                applied += end - position
-                position = end
-                if let progress {
+                let plan = try fold.plan(
+                    after: position, through: head, runLength: batchSize, entityLimit: entitiesPerTransaction)
+                let changes = try fold.apply(plan, after: position, batchSize: batchSize) { reached in
+                    guard let progress else { return }
+                    let done = applied + reached.rawValue - checkpoint
                     let elapsed = ContinuousClock.now - started
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                    progress(RebuildProgress(done: applied, total: total, rate: seconds > 0 ? Double(applied) / seconds : 0))
+                    progress(RebuildProgress(done: done, total: total, rate: seconds > 0 ? Double(done) / seconds : 0))
                 }
+                try database.write { db in
+                    for projector in group { try projector.write(changes, to: db) }
+                    try Checkpoints.advance(group.map(\.name), to: plan.end.rawValue, in: db)
+                }
+                position = plan.end
             }
+            applied += head.rawValue - checkpoint
         }
         return applied
     }

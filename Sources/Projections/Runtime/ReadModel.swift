@@ -15,8 +15,8 @@ public final class ReadModel {
 
     public let library: String
     public let projectors: [any Projector]
-    /// Events read between two progress reports when catching up or replaying. Rows are written once
-    /// per run of events that touched up to 50,000 entities.
+    /// Events each core reads at most between two progress reports when catching up or replaying. Rows
+    /// are written once per run of events that touched up to 50,000 entities.
     public let batchSize: Int
     /// The live generation, in WAL mode: many readers, one writer.
     public private(set) var database: DatabasePool

@@ -1,4 +1,4 @@
--- The sidebar projector, schema version 1: podcast summaries with counts, and episode summaries
+-- The sidebar projector, schema version 2: podcast summaries with counts, and episode summaries
 -- with their derived flags. Times are UTC, ISO 8601 with milliseconds, so text order is time order.
 
 CREATE TABLE sidebar_podcasts (
@@ -16,13 +16,16 @@ CREATE TABLE sidebar_podcasts (
 -- Podcasts, newest first.
 CREATE INDEX sidebar_podcasts_by_created ON sidebar_podcasts (created_at DESC, id);
 
+-- Stored in list order: the table is clustered on (podcast, number), so that a podcast's episode list
+-- in the default order is one range of the table, read without a lookup per row. Ids are unique too;
+-- a row is found by id through that constraint's index.
 CREATE TABLE sidebar_episodes (
-    id                 TEXT PRIMARY KEY,
     podcast_id         TEXT NOT NULL,
+    number             INTEGER NOT NULL,
+    id                 TEXT NOT NULL UNIQUE,
     title              TEXT NOT NULL,
     -- The title without case or accents, for search and for the title sort.
     title_folded       TEXT NOT NULL,
-    number             INTEGER NOT NULL,
     publish_date       TEXT,
     created_at         TEXT NOT NULL,
     updated_at         TEXT NOT NULL,
@@ -30,11 +33,11 @@ CREATE TABLE sidebar_episodes (
     has_srt            INTEGER NOT NULL,
     srt_outdated       INTEGER NOT NULL,
     has_thumbnail      INTEGER NOT NULL,
-    thumbnail_outdated INTEGER NOT NULL
-) STRICT;
+    thumbnail_outdated INTEGER NOT NULL,
+    PRIMARY KEY (podcast_id, number, id)
+) STRICT, WITHOUT ROWID;
 
--- The six sorts (each index serves both directions); numbers are unique within a podcast, so they
+-- The other sorts (each index serves both directions); numbers are unique within a podcast, so they
 -- break ties.
-CREATE INDEX sidebar_episodes_by_number ON sidebar_episodes (podcast_id, number);
 CREATE INDEX sidebar_episodes_by_title ON sidebar_episodes (podcast_id, title_folded, number);
 CREATE INDEX sidebar_episodes_by_date ON sidebar_episodes (podcast_id, publish_date, number);

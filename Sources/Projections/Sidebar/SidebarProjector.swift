@@ -9,7 +9,7 @@ import PodcastDomain
 /// and a podcast's counts are recounted from its episode rows whenever one of them changes.
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
-    public let schemaVersion = 1
+    public let schemaVersion = 2
     public let tables = ["sidebar_podcasts", "sidebar_episodes"]
 
     public init() {}
@@ -32,22 +32,24 @@ public struct SidebarProjector: Projector {
                 try db.cachedStatement(sql: "DELETE FROM sidebar_podcasts WHERE id = ?").execute(arguments: [id.description])
             }
         }
-        for (id, change) in changes.episodes {
-            if let episode = change.state.live {
-                try db.cachedStatement(sql: """
-                    INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
-                        created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """).execute(arguments: [
-                        id.description, episode.podcastID.description, episode.title, TitleFolding.fold(episode.title),
-                        episode.number, episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
-                        episode.hasTranscript, episode.hasSubtitles, episode.subtitlesOutdated, episode.hasThumbnail,
-                        episode.thumbnailOutdated,
-                    ])
-            } else {
-                try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
-            }
+        for (id, change) in changes.episodes where change.state.live == nil {
+            try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
             if let podcast = change.state.existing?.podcastID { recount.insert(podcast) }
+        }
+        for id in Self.liveInTableOrder(changes.episodes) {
+            let change = changes.episodes[id]!
+            let episode = change.state.live!
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
+                    created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    id.description, episode.podcastID.description, episode.title, TitleFolding.fold(episode.title),
+                    episode.number, episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
+                    episode.hasTranscript, episode.hasSubtitles, episode.subtitlesOutdated, episode.hasThumbnail,
+                    episode.thumbnailOutdated,
+                ])
+            recount.insert(episode.podcastID)
         }
         for podcast in recount {
             try db.cachedStatement(sql: """
@@ -61,9 +63,22 @@ public struct SidebarProjector: Projector {
     }
 }
 
+extension SidebarProjector {
+    /// The live episodes of `changes`, in the order of `sidebar_episodes` (podcast, then number), so that a
+    /// replay appends rows rather than splitting pages all over the clustered table. The keys are sorted,
+    /// not the states, which are large.
+    static func liveInTableOrder(_ changes: [EpisodeID: EntityChanges.Change<EpisodeState>]) -> [EpisodeID] {
+        changes.compactMap { id, change in change.state.live.map { (podcast: $0.podcastID, number: $0.number, id: id) } }
+            .sorted { ($0.podcast, $0.number) < ($1.podcast, $1.number) }
+            .map(\.id)
+    }
+}
+
 /// Titles for search and sorting: without case or accents, so "Café" is found as "cafe".
 public enum TitleFolding {
     public static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        // ASCII has no accents and folds to lowercase: most titles need no call to Foundation.
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 }

@@ -87,16 +87,18 @@ extension ReadModel {
     /// opened with fewer projectors keeps the others' tables); not the checkpoints, nor the shadow
     /// tables in which FTS5 keeps its index (the FTS table itself reads as its rows).
     func dump() throws -> [String: [String]] {
-        try database.read { db in
-            let names = try String.fetchAll(db, sql: """
-                SELECT name FROM pragma_table_list
-                WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
-                """)
-            var tables: [String: [String]] = [:]
-            for table in names {
-                tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
-            }
-            return tables
+        try database.read(Self.dump)
+    }
+
+    static func dump(_ db: Database) throws -> [String: [String]] {
+        let names = try String.fetchAll(db, sql: """
+            SELECT name FROM pragma_table_list
+            WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
+            """)
+        var tables: [String: [String]] = [:]
+        for table in names {
+            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
         }
+        return tables
     }
 }

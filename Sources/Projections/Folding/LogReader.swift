@@ -1,0 +1,44 @@
+import Dispatch
+import EventLog
+import Foundation
+
+/// A log and the event types met in it, for one reading thread: a fold reads runs of the log on every
+/// core, each through a reader of its own (an `EventLog` is not to be shared between threads). A
+/// reader is used by one thread at a time, which is what makes it safe to hand to another.
+final class LogReader: @unchecked Sendable {
+    let log: EventLog
+    var types = EventTypes()
+
+    init(_ log: EventLog) {
+        self.log = log
+    }
+
+    /// Up to `count` consecutive runs of `length` events after `start`, none past `head`.
+    static func runs(after start: LogPosition, through head: LogPosition, length: Int, count: Int) -> [ClosedRange<UInt64>] {
+        (0..<count).compactMap { index in
+            let first = start.rawValue + UInt64(index * length) + 1
+            return first <= head.rawValue ? first...min(first + UInt64(length) - 1, head.rawValue) : nil
+        }
+    }
+
+    /// Reads each run with a reader of its own, all at once, and returns what `body` made of each, in
+    /// the runs' order.
+    static func read<Part>(
+        _ runs: [ClosedRange<UInt64>], with readers: [LogReader], _ body: @escaping @Sendable (ClosedRange<UInt64>, LogReader) throws -> Part
+    ) throws -> [Part] {
+        guard runs.count > 1 else { return try runs.map { try body($0, readers[0]) } }
+        let results = Results<Part>(count: runs.count)
+        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
+            results.set(index, Result { try body(runs[index], readers[index]) })
+        }
+        return try results.values.map { try $0!.get() }
+    }
+
+    /// Each slot is written by one thread, and read once all have finished.
+    private final class Results<Part>: @unchecked Sendable {
+        private(set) var values: [Result<Part, any Error>?]
+        private let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ value: Result<Part, any Error>) { lock.withLock { values[index] = value } }
+    }
+}

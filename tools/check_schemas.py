@@ -58,7 +58,7 @@ NESTED_OPTIONAL = {
     "SubtitlesRef": set(),
     "ThumbnailSettings": {"fontName"},
     "ThumbnailInputs": {"overlay"},
-    "RenderedThumbnail": set(),
+    "RenderedThumbnail": {"inputsDigest"},
     "Podcast": {"description", "artwork", "defaultOverlay"},
     "Episode": {"description", "publishDate", "thumbnailText", "transcript", "subtitles", "background", "overlay",
                 "thumbnail"},
@@ -362,7 +362,7 @@ def broken_versions(type_, schema, payload):
             yield f"{pointer(path)} with an uppercase digit", replaced(payload, path, "A" + value[1:])
             yield f"{pointer(path)} with a non-hex letter", replaced(payload, path, "g" + value[1:])
             yield f"{pointer(path)} without dashes", replaced(payload, path, value.replace("-", ""))
-        elif key == "sha256":
+        elif key in ("sha256", "inputsDigest"):
             yield f"{pointer(path)} with an uppercase digit", replaced(payload, path, "A" + value[1:])
             yield f"{pointer(path)} with a non-hex letter", replaced(payload, path, "g" + value[1:])
             yield f"{pointer(path)} one digit short", replaced(payload, path, value[:-1])

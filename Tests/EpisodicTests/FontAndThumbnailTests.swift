@@ -88,6 +88,27 @@ struct FontAndThumbnailTests {
         #expect(rendered.hasThumbnail && !rendered.thumbnailOutdated)
         #expect(rendered.thumbnail?.format == .jpeg)
         #expect(try ImageProbe.probe(try studio.library.log.blobs.get(rendered.thumbnail!.image.blob)).width == 1024)
+        // The event carries the digest of every input, the font's bytes among them.
+        let digest = ThumbnailInputDigest(inputs: try #require(rendered.thumbnailInputs), font: try ThumbnailFont.defaultBold())
+        #expect(rendered.thumbnail?.inputsDigest == digest.sha256)
+    }
+
+    @Test("the same inputs drawn in another font's bytes give another digest, and another render")
+    func fontBytesInTheDigest() throws {
+        let (studio, episode) = try Self.studioWithBackground()
+        try studio.must(try .importFont(Self.fontBytes, name: "Title"))
+        try studio.must(Submission(.patchThumbnailSettings(.id(episode), Self.fontPatch("Title"))))
+        try studio.must(try studio.library.renderThumbnail(of: .id(episode)))
+        let first = try #require(try studio.library.liveEpisode(episode).thumbnail)
+        // The font is replaced by other bytes under the same name: the settings do not change.
+        try studio.must(Submission.removeFont(named: "Title"))
+        let other = Array(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")!)
+        try studio.must(try .importFont(other, name: "Title"))
+        let again = try studio.must(try studio.library.renderThumbnail(of: .id(episode)))
+        #expect(again.first?.events.map(\.type) == ["ThumbnailRendered"])
+        let second = try #require(try studio.library.liveEpisode(episode).thumbnail)
+        #expect(second.inputs == first.inputs)
+        #expect(second.inputsDigest != first.inputsDigest)
     }
 
     @Test("a script's thumbnail.render draws the episode as the batch has left it")

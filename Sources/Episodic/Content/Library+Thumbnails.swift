@@ -41,17 +41,23 @@ enum ThumbnailDrawing {
     static func draw(
         _ inputs: ThumbnailInputs, fonts: FontLibraryState, blob: (BlobRef) throws -> [UInt8]
     ) throws -> Thumbnail {
+        try draw(inputs, font: try font(inputs.settings.fontName, fonts: fonts, blob: blob), blob: blob)
+    }
+
+    static func draw(_ inputs: ThumbnailInputs, font: ThumbnailFont, blob: (BlobRef) throws -> [UInt8]) throws -> Thumbnail {
         try ThumbnailRenderer.render(
             background: try blob(inputs.background.blob), overlay: try inputs.overlay.map { try blob($0.blob) },
-            settings: inputs.settings, text: inputs.text, font: try font(inputs.settings.fontName, fonts: fonts, blob: blob))
+            settings: inputs.settings, text: inputs.text, font: font)
     }
 
     /// The stored variant of the thumbnail, as a `recordThumbnail` command carries it, and its bytes.
     static func stored(
         _ inputs: ThumbnailInputs, fonts: FontLibraryState, blob: (BlobRef) throws -> [UInt8]
     ) throws -> (RenderedThumbnail, [UInt8]) {
-        let stored = try draw(inputs, fonts: fonts, blob: blob).stored()
-        return (stored.rendered(blob: BlobStore.reference(for: stored.bytes), inputs: inputs), stored.bytes)
+        let font = try font(inputs.settings.fontName, fonts: fonts, blob: blob)
+        let stored = try draw(inputs, font: font, blob: blob).stored()
+        let digest = ThumbnailInputDigest(inputs: inputs, font: font)
+        return (stored.rendered(blob: BlobStore.reference(for: stored.bytes), inputs: inputs, digest: digest), stored.bytes)
     }
 
     /// The font `name` calls for: an imported one, by name ignoring case, or the default bold font for nil.

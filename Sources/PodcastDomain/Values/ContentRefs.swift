@@ -62,10 +62,16 @@ public struct RenderedThumbnail: Hashable, Sendable, Codable {
     public var image: ImageRef
     public var format: Format
     public var inputs: ThumbnailInputs
+    /// The renderer's digest of everything drawn (images and font by their bytes, every setting, the
+    /// text, the renderer's version): 64 lowercase hex digits. Nil in renders recorded before it was
+    /// kept. It tells two renders apart even where `inputs` cannot, such as a font re-imported under
+    /// the same name with other bytes.
+    public var inputsDigest: String?
 
-    public init(image: ImageRef, format: Format, inputs: ThumbnailInputs) {
+    public init(image: ImageRef, format: Format, inputs: ThumbnailInputs, inputsDigest: String? = nil) {
         self.image = image
         self.format = format
         self.inputs = inputs
+        self.inputsDigest = inputsDigest
     }
 }

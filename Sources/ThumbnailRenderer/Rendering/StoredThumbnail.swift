@@ -9,8 +9,11 @@ public struct StoredThumbnail: Hashable, Sendable {
     public let width: Int
     public let height: Int
 
-    /// What a `recordThumbnail` command carries, once `bytes` are stored as `blob`.
-    public func rendered(blob: BlobRef, inputs: ThumbnailInputs) -> RenderedThumbnail {
-        RenderedThumbnail(image: ImageRef(blob: blob, width: width, height: height), format: format, inputs: inputs)
+    /// What a `recordThumbnail` command carries, once `bytes` are stored as `blob`; `digest` is the
+    /// ``ThumbnailInputDigest`` of what was drawn.
+    public func rendered(blob: BlobRef, inputs: ThumbnailInputs, digest: ThumbnailInputDigest? = nil) -> RenderedThumbnail {
+        RenderedThumbnail(
+            image: ImageRef(blob: blob, width: width, height: height), format: format, inputs: inputs,
+            inputsDigest: digest?.sha256)
     }
 }

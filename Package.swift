@@ -123,7 +123,8 @@ let package = Package(
         // Runs the built `episodic` binary as a child process against real libraries.
         .testTarget(
             name: "EpisodicCLITests",
-            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain"]
+            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain"],
+            exclude: ["Fixtures"]
         ),
         // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests.
         .testTarget(

@@ -82,6 +82,8 @@ struct RefusalTests {
             // Images.
             Refusal(["thumbnail", "background", "Show/1", noTimes], 65, "not a PNG or JPEG"),
             Refusal(["thumbnail", "background", "Show/1", truncated], 65, "damaged or cut short"),
+            Refusal(["thumbnail", "background", "Show/1", Self.fixture("zero-by-zero.png")], 65, "0 x 0 pixels"),
+            Refusal(["podcast", "artwork", "Show", Self.fixture("20000-by-20000.png")], 65, "20000 x 20000 pixels"),
             Refusal(["podcast", "artwork", "Show", cli.folder + "/none.png"], 66, "no such file"),
             Refusal(["podcast", "artwork", "Show"], 64, "--clear"),
             Refusal(["thumbnail", "overlay", "Show/1", image, "--clear"], 64, "--clear"),
@@ -162,6 +164,11 @@ struct RefusalTests {
         #expect(result.status == 74)
         #expect(result.err.contains("Restore it from a backup"))
         #expect(try cli.head() == head)
+    }
+
+    /// Crafted PNG headers (an image bomb, an empty image) in Fixtures.
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name).path
     }
 
     private func segmentBytes(_ library: String) throws -> [String: Data] {

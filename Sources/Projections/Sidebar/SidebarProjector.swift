@@ -9,7 +9,7 @@ import PodcastDomain
 /// and a podcast's counts are recounted from its episode rows whenever one of them changes.
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
-    public let schemaVersion = 2
+    public let schemaVersion = 3
     public let tables = ["sidebar_podcasts", "sidebar_episodes"]
 
     public init() {}
@@ -24,7 +24,7 @@ public struct SidebarProjector: Projector {
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
                         artwork_sha256 = excluded.artwork_sha256, artwork_bytes = excluded.artwork_bytes
                     """).execute(arguments: [
-                        id.description, podcast.name, podcast.description, podcast.createdAt.text,
+                        id.description, podcast.name, podcast.description, podcast.createdAt.rawValue,
                         podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
                     ])
                 recount.insert(id)
@@ -45,7 +45,7 @@ public struct SidebarProjector: Projector {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [
                     id.description, episode.podcastID.description, episode.title, TitleFolding.fold(episode.title),
-                    episode.number, episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
+                    episode.number, episode.publishDate?.rawValue, episode.createdAt.rawValue, change.updatedAt.rawValue,
                     episode.hasTranscript, episode.hasSubtitles, episode.subtitlesOutdated, episode.hasThumbnail,
                     episode.thumbnailOutdated,
                 ])

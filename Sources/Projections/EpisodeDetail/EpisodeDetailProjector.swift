@@ -13,16 +13,23 @@ public struct EpisodeDetailProjector: Projector {
     public init() {}
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        // The settings and references as JSON, made on every core a few thousand rows ahead: they are
-        // most of the work.
+        // The settings and references as JSON are most of the work. They are made a few thousand rows
+        // ahead, on other threads, while this one inserts the rows of the chunk before: SQLite takes one
+        // core, the JSON the others.
         let ids = Array(changes.episodes.keys)
-        for chunk in stride(from: 0, to: ids.count, by: 4_096) {
-            try write(Array(ids[chunk..<min(chunk + 4_096, ids.count)]), of: changes, to: db)
+        let chunks = stride(from: 0, to: ids.count, by: 4_096).map { Array(ids[$0..<min($0 + 4_096, ids.count)]) }
+        func json(_ chunk: [EpisodeID]) -> Ahead<[DetailJSON?]> {
+            Ahead { chunk.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) } }
+        }
+        var next = chunks.first.map(json)
+        for (index, chunk) in chunks.enumerated() {
+            let made = next!.value
+            next = index + 1 < chunks.count ? json(chunks[index + 1]) : nil
+            try write(chunk, json: made, of: changes, to: db)
         }
     }
 
-    private func write(_ ids: [EpisodeID], of changes: EntityChanges, to db: Database) throws {
-        let json = ids.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
+    private func write(_ ids: [EpisodeID], json: [DetailJSON?], of changes: EntityChanges, to db: Database) throws {
         for (id, json) in zip(ids, json) {
             let change = changes.episodes[id]!
             guard let episode = change.state.live, let json else {

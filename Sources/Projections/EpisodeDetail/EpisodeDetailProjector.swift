@@ -36,17 +36,29 @@ public struct EpisodeDetailProjector: Projector {
                 try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
                 continue
             }
-            try db.cachedStatement(sql: """
+            // Bound by position: a replay inserts a row per live episode (see `StatementBindings`).
+            let row = StatementBindings(try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO episode_details (id, podcast_id, title, number, description, publish_date,
                     created_at, updated_at, thumbnail_settings, thumbnail_text, transcript, subtitles, background,
                     overlay, thumbnail)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    id.description, episode.podcastID.description, episode.title, episode.number, episode.description,
-                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text, json.thumbnailSettings,
-                    episode.effectiveThumbnailText, json.transcript, json.subtitles, json.background, json.overlay,
-                    json.thumbnail,
-                ])
+                """))
+            row.bind(1, id.description)
+            row.bind(2, episode.podcastID.description)
+            row.bind(3, episode.title)
+            row.bind(4, episode.number)
+            row.bind(5, episode.description)
+            row.bind(6, episode.publishDate?.text)
+            row.bind(7, episode.createdAt.text)
+            row.bind(8, change.updatedAt.text)
+            row.bind(9, json.thumbnailSettings)
+            row.bind(10, episode.effectiveThumbnailText)
+            row.bind(11, json.transcript)
+            row.bind(12, json.subtitles)
+            row.bind(13, json.background)
+            row.bind(14, json.overlay)
+            row.bind(15, json.thumbnail)
+            try row.run()
         }
     }
 }

@@ -155,14 +155,22 @@ struct ReadModelTests {
         let query = EpisodeQuery(podcast: Scene.show)
         #expect(try readModel.episodes(query).first?.publishDate == Timestamp(rawValue: Scene.monday.rawValue + 2 * 86_400_000))
 
-        for (column, value) in [
-            ("created_at", "2026-11-21T04:53:55.123"), ("created_at", "2026-11-21T04:53:55.123Z "), ("publish_date", "2026-02-30T00:00:00.000Z"),
-            ("id", String(Scene.episode(1).description.dropLast())), ("id", Scene.episode(1).description + "0"),
-        ] {
-            let original = try readModel.database.read { try String.fetchOne($0, sql: "SELECT \(column) FROM sidebar_episodes") }
-            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(column) = ?", arguments: [value]) }
-            #expect(throws: Decode.Failure(value: value), "\(column)") { try readModel.episodes(query) }
-            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(column) = ?", arguments: [original]) }
+        // Times are milliseconds since 1970: one before 1970 or after 9999 is no `Timestamp`.
+        let edits: [(column: String, value: any DatabaseValueConvertible, named: String)] = [
+            ("created_at", -1, "-1"), ("updated_at", Int64.max, String(Int64.max)),
+            ("publish_date", Timestamp.validMilliseconds.upperBound, String(Timestamp.validMilliseconds.upperBound)),
+            ("id", String(Scene.episode(1).description.dropLast()), String(Scene.episode(1).description.dropLast())),
+            ("id", Scene.episode(1).description + "0", Scene.episode(1).description + "0"),
+        ]
+        for edit in edits {
+            let original = try readModel.database.read { try DatabaseValue.fetchOne($0, sql: "SELECT \(edit.column) FROM sidebar_episodes") }
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(edit.column) = ?", arguments: [edit.value]) }
+            #expect(throws: Decode.Failure(value: edit.named), "\(edit.column)") { try readModel.episodes(query) }
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET \(edit.column) = ?", arguments: [original]) }
+        }
+        // The tables are STRICT: a time written as text does not get in at all.
+        #expect(throws: DatabaseError.self) {
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar_episodes SET created_at = '2026-11-21T04:53:55.123Z'") }
         }
         #expect(try readModel.episodes(query).count == 1)
     }

@@ -17,6 +17,28 @@ extension Array where Element: Sendable {
     }
 }
 
+/// A value made on another thread from the moment it is created; ``value`` waits for it. One that
+/// is dropped unread (a throw in between) waits for its work when released: none outlives its owner.
+final class Ahead<Value: Sendable>: @unchecked Sendable {
+    private var result: Value?
+    private let done = DispatchGroup()
+
+    init(_ make: @escaping @Sendable () -> Value) {
+        done.enter()
+        DispatchQueue.global().async { [self] in
+            result = make()
+            done.leave()
+        }
+    }
+
+    deinit { done.wait() }
+
+    var value: Value {
+        done.wait()
+        return result!
+    }
+}
+
 /// One slot per element, each written by exactly one worker and read only once all have finished.
 private final class Slots<Value>: @unchecked Sendable {
     let buffer: UnsafeMutableBufferPointer<Result<Value, any Error>?>

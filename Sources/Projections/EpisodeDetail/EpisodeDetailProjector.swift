@@ -13,33 +13,52 @@ public struct EpisodeDetailProjector: Projector {
     public init() {}
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        // The settings and references as JSON, made on every core a few thousand rows ahead: they are
-        // most of the work.
+        // The settings and references as JSON are most of the work. They are made a few thousand rows
+        // ahead, on other threads, while this one inserts the rows of the chunk before: SQLite takes one
+        // core, the JSON the others.
         let ids = Array(changes.episodes.keys)
-        for chunk in stride(from: 0, to: ids.count, by: 4_096) {
-            try write(Array(ids[chunk..<min(chunk + 4_096, ids.count)]), of: changes, to: db)
+        let chunks = stride(from: 0, to: ids.count, by: 4_096).map { Array(ids[$0..<min($0 + 4_096, ids.count)]) }
+        func json(_ chunk: [EpisodeID]) -> Ahead<[DetailJSON?]> {
+            Ahead { chunk.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) } }
+        }
+        var next = chunks.first.map(json)
+        for (index, chunk) in chunks.enumerated() {
+            let made = next!.value
+            next = index + 1 < chunks.count ? json(chunks[index + 1]) : nil
+            try write(chunk, json: made, of: changes, to: db)
         }
     }
 
-    private func write(_ ids: [EpisodeID], of changes: EntityChanges, to db: Database) throws {
-        let json = ids.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
+    private func write(_ ids: [EpisodeID], json: [DetailJSON?], of changes: EntityChanges, to db: Database) throws {
         for (id, json) in zip(ids, json) {
             let change = changes.episodes[id]!
             guard let episode = change.state.live, let json else {
                 try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
                 continue
             }
-            try db.cachedStatement(sql: """
+            // Bound by position: a replay inserts a row per live episode (see `StatementBindings`).
+            let row = StatementBindings(try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO episode_details (id, podcast_id, title, number, description, publish_date,
                     created_at, updated_at, thumbnail_settings, thumbnail_text, transcript, subtitles, background,
                     overlay, thumbnail)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    id.description, episode.podcastID.description, episode.title, episode.number, episode.description,
-                    episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text, json.thumbnailSettings,
-                    episode.effectiveThumbnailText, json.transcript, json.subtitles, json.background, json.overlay,
-                    json.thumbnail,
-                ])
+                """))
+            row.bind(1, id.description)
+            row.bind(2, episode.podcastID.description)
+            row.bind(3, episode.title)
+            row.bind(4, episode.number)
+            row.bind(5, episode.description)
+            row.bind(6, episode.publishDate?.text)
+            row.bind(7, episode.createdAt.text)
+            row.bind(8, change.updatedAt.text)
+            row.bind(9, json.thumbnailSettings)
+            row.bind(10, episode.effectiveThumbnailText)
+            row.bind(11, json.transcript)
+            row.bind(12, json.subtitles)
+            row.bind(13, json.background)
+            row.bind(14, json.overlay)
+            row.bind(15, json.thumbnail)
+            try row.run()
         }
     }
 }

@@ -53,14 +53,19 @@ struct EntityFold {
         try prepare(plan.episodes, in: &episodes, EpisodeDecider.initial, EpisodeDecider.evolve)
         let needed = plan.neededPositions(after: start)
         // Round by round, each reader copies out the needed events of a run on a thread of its own; they
-        // are decoded on every core while the next round is read, then folded in log order.
+        // are decoded on every core while the next round is read, then folded in log order. The fold of
+        // a round, on this thread alone, goes on while the next round is copied.
         var decoding: [DecodingRun] = []
         var position = start
         while position < plan.end {
             let length = min(batchSize, Self.copyRunLength)
             let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
-            let copied = try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) }
+            let readers = readers
+            let copying = Ahead {
+                Result { try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) } }
+            }
             for run in decoding { try fold(run) }
+            let copied = try copying.value.get()
             decoding = copied.flatMap { events in
                 stride(from: 0, to: events.count, by: DecodingRun.maximumLength).map { offset in
                     DecodingRun(Array(events[offset..<min(offset + DecodingRun.maximumLength, events.count)]))

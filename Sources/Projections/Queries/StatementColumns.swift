@@ -8,8 +8,9 @@ import SQLite3
 #endif
 
 /// The columns of the row a statement has stepped to, read straight from SQLite by position: a list
-/// reads thousands of rows, and a GRDB `Row` costs more per value than the query itself. Ids and
-/// times are parsed from the text's bytes, without a `String` in between. Valid until the next step.
+/// reads thousands of rows, and a GRDB `Row` costs more per value than the query itself. Ids are
+/// parsed from the text's bytes, without a `String` in between; times are integer milliseconds.
+/// Valid until the next step.
 struct StatementColumns {
     let statement: SQLiteStatement
 
@@ -42,11 +43,9 @@ struct StatementColumns {
         return id
     }
 
+    /// A time stored as milliseconds since 1970 (`Timestamp.rawValue`).
     func time(_ column: Int32) throws -> Timestamp {
-        guard let time = bytes(column, width: Timestamp.textLength).flatMap(Timestamp.parse).flatMap(Timestamp.init(rawValue:)) else {
-            throw Decode.Failure(value: text(column))
-        }
-        return time
+        try Decode.time(milliseconds: sqlite3_column_int64(statement, column))
     }
 
     func optionalTime(_ column: Int32) throws -> Timestamp? {

@@ -18,7 +18,7 @@ public struct PodcastSummary: Equatable, Sendable {
         id = try Decode.id(row["id"])
         name = row["name"]
         description = row["description"]
-        createdAt = try Decode.time(row["created_at"])
+        createdAt = try Decode.time(milliseconds: row["created_at"])
         episodeCount = row["episode_count"]
         missingTranscriptCount = row["missing_transcript_count"]
         missingThumbnailCount = row["missing_thumbnail_count"]
@@ -113,6 +113,12 @@ enum Decode {
 
     static func time(_ text: String) throws -> Timestamp {
         guard let time = Timestamp(text: text) else { throw Failure(value: text) }
+        return time
+    }
+
+    /// A time the sidebar stores as milliseconds since 1970 (`Timestamp.rawValue`).
+    static func time(milliseconds: Int64) throws -> Timestamp {
+        guard let time = Timestamp(rawValue: milliseconds) else { throw Failure(value: String(milliseconds)) }
         return time
     }
 }

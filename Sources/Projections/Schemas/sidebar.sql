@@ -1,11 +1,14 @@
--- The sidebar projector, schema version 2: podcast summaries with counts, and episode summaries
--- with their derived flags. Times are UTC, ISO 8601 with milliseconds, so text order is time order.
+-- The sidebar projector, schema version 3: podcast summaries with counts, and episode summaries
+-- with their derived flags. Times are INTEGER milliseconds since 1970-01-01T00:00:00Z (UTC), as
+-- `Timestamp.rawValue` holds them: a list reads them without parsing text, and number order is time
+-- order. To read one with sqlite3:
+--   SELECT strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch') FROM sidebar_episodes;
 
 CREATE TABLE sidebar_podcasts (
     id                       TEXT PRIMARY KEY,
     name                     TEXT NOT NULL,
     description              TEXT,
-    created_at               TEXT NOT NULL,
+    created_at               INTEGER NOT NULL,
     episode_count            INTEGER NOT NULL DEFAULT 0,
     missing_transcript_count INTEGER NOT NULL DEFAULT 0,
     missing_thumbnail_count  INTEGER NOT NULL DEFAULT 0,
@@ -26,9 +29,9 @@ CREATE TABLE sidebar_episodes (
     title              TEXT NOT NULL,
     -- The title without case or accents, for search and for the title sort.
     title_folded       TEXT NOT NULL,
-    publish_date       TEXT,
-    created_at         TEXT NOT NULL,
-    updated_at         TEXT NOT NULL,
+    publish_date       INTEGER,
+    created_at         INTEGER NOT NULL,
+    updated_at         INTEGER NOT NULL,
     has_transcript     INTEGER NOT NULL,
     has_srt            INTEGER NOT NULL,
     srt_outdated       INTEGER NOT NULL,

@@ -9,7 +9,7 @@ import PodcastDomain
 /// and a podcast's counts are recounted from its episode rows whenever one of them changes.
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
-    public let schemaVersion = 2
+    public let schemaVersion = 3
     public let tables = ["sidebar_podcasts", "sidebar_episodes"]
 
     public init() {}
@@ -24,7 +24,7 @@ public struct SidebarProjector: Projector {
                     ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
                         artwork_sha256 = excluded.artwork_sha256, artwork_bytes = excluded.artwork_bytes
                     """).execute(arguments: [
-                        id.description, podcast.name, podcast.description, podcast.createdAt.text,
+                        id.description, podcast.name, podcast.description, podcast.createdAt.rawValue,
                         podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
                     ])
                 recount.insert(id)
@@ -39,16 +39,26 @@ public struct SidebarProjector: Projector {
         for id in Self.liveInTableOrder(changes.episodes) {
             let change = changes.episodes[id]!
             let episode = change.state.live!
-            try db.cachedStatement(sql: """
+            // Bound by position: a replay inserts a row per live episode (see `StatementBindings`).
+            let row = StatementBindings(try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
                     created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    id.description, episode.podcastID.description, episode.title, TitleFolding.fold(episode.title),
-                    episode.number, episode.publishDate?.text, episode.createdAt.text, change.updatedAt.text,
-                    episode.hasTranscript, episode.hasSubtitles, episode.subtitlesOutdated, episode.hasThumbnail,
-                    episode.thumbnailOutdated,
-                ])
+                """))
+            row.bind(1, id.description)
+            row.bind(2, episode.podcastID.description)
+            row.bind(3, episode.title)
+            row.bind(4, TitleFolding.fold(episode.title))
+            row.bind(5, episode.number)
+            row.bind(6, episode.publishDate?.rawValue)
+            row.bind(7, episode.createdAt.rawValue)
+            row.bind(8, change.updatedAt.rawValue)
+            row.bind(9, episode.hasTranscript)
+            row.bind(10, episode.hasSubtitles)
+            row.bind(11, episode.subtitlesOutdated)
+            row.bind(12, episode.hasThumbnail)
+            row.bind(13, episode.thumbnailOutdated)
+            try row.run()
             recount.insert(episode.podcastID)
         }
         for podcast in recount {

@@ -1,10 +1,26 @@
 import Dispatch
 import Foundation
 
+/// How much work is worth other threads. A command's catch-up applies an event or a few: starting
+/// threads, and asking the system how many cores there are (Foundation reads cgroup files), would cost
+/// it more than the work.
+enum Parallelism {
+    /// Elements a worker should have at least.
+    static let elementsPerWorker = 1_000
+
+    /// The cores this process may use, asked once.
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Workers for `count` elements: 1, without asking for the cores, when there are few.
+    static func workers(for count: Int) -> Int {
+        count < 2 * elementsPerWorker ? 1 : Swift.min(cores, count / elementsPerWorker)
+    }
+}
+
 extension Array where Element: Sendable {
     /// `map` on every core, for pure work on many elements; the results come in the elements' order.
     func parallelMap<Result: Sendable>(_ transform: @escaping @Sendable (Element) throws -> Result) rethrows -> [Result] {
-        let workers = Swift.max(1, Swift.min(ProcessInfo.processInfo.activeProcessorCount, count / 1000))
+        let workers = Parallelism.workers(for: count)
         guard workers > 1 else { return try map(transform) }
         let results = Slots<Result>(count: count)
         let elements = self
@@ -23,7 +39,12 @@ final class Ahead<Value: Sendable>: @unchecked Sendable {
     private var result: Value?
     private let done = DispatchGroup()
 
-    init(_ make: @escaping @Sendable () -> Value) {
+    /// `worthAThread` false makes the value at once, on this thread: for work too small to gain from one.
+    init(worthAThread: Bool = true, _ make: @escaping @Sendable () -> Value) {
+        guard worthAThread else {
+            result = make()
+            return
+        }
         done.enter()
         DispatchQueue.global().async { [self] in
             result = make()

@@ -19,7 +19,9 @@ public struct EpisodeDetailProjector: Projector {
         let ids = Array(changes.episodes.keys)
         let chunks = stride(from: 0, to: ids.count, by: 4_096).map { Array(ids[$0..<min($0 + 4_096, ids.count)]) }
         func json(_ chunk: [EpisodeID]) -> Ahead<[DetailJSON?]> {
-            Ahead { chunk.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) } }
+            Ahead(worthAThread: chunk.count >= Parallelism.elementsPerWorker) {
+                chunk.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
+            }
         }
         var next = chunks.first.map(json)
         for (index, chunk) in chunks.enumerated() {

@@ -21,10 +21,15 @@ final class DecodingRun: @unchecked Sendable {
         self.events = events
         results = .allocate(capacity: events.count)
         results.initialize(repeating: nil)
+        guard Parallelism.workers(for: events.count) > 1 else {
+            // A command's few events: decoded here, sooner than a thread would start.
+            for index in events.indices { results[index] = Result { () throws(ProjectionError) in try events[index].decode() } }
+            return
+        }
         done.enter()
         DispatchQueue.global().async { [self] in
             let count = self.events.count
-            let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / 1000))
+            let workers = Parallelism.workers(for: count)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
                 for index in stride(from: worker, to: count, by: workers) {
                     results[index] = Result { () throws(ProjectionError) in try self.events[index].decode() }

@@ -37,7 +37,7 @@ struct EntityFold {
     /// on every core when there are runs enough: the log is opened again for each other core.
     mutating func plan(after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int) throws -> FoldPlan {
         let runs = Int((head.rawValue - start.rawValue) / UInt64(max(runLength, 1)))
-        while readers.count < min(max(runs, 1), ProcessInfo.processInfo.activeProcessorCount) {
+        while readers.count < (runs <= 1 ? 1 : min(runs, Parallelism.cores)) {
             readers.append(LogReader(try EventLog(at: log.path, options: log.options)))
         }
         return try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit)
@@ -61,7 +61,8 @@ struct EntityFold {
             let length = min(batchSize, Self.copyRunLength)
             let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
             let readers = readers
-            let copying = Ahead {
+            let events = runs.map { $0.count }.reduce(0, +)
+            let copying = Ahead(worthAThread: events >= Parallelism.elementsPerWorker) {
                 Result { try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) } }
             }
             for run in decoding { try fold(run) }

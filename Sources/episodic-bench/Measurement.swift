@@ -3,10 +3,6 @@ func timed(_ body: () throws -> Void) rethrows -> Double {
     try ContinuousClock().measure(body).seconds
 }
 
-extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
-}
-
 extension Array where Element == Double {
     /// The middle value (the mean of the two middle ones for an even count): one slow round, from a
     /// neighbour's burst of writes, does not move it.

@@ -27,7 +27,7 @@ extension Library {
                 next = log.head.next
             }
             if let end = filter.end, next > end { return }
-            Thread.sleep(forTimeInterval: Double(pollInterval.components.seconds) + Double(pollInterval.components.attoseconds) / 1e18)
+            Thread.sleep(forTimeInterval: pollInterval.seconds)
         }
     }
 

@@ -32,7 +32,7 @@ final class WriterLock {
             let waited = clock.now - start
             guard waited < timeout else {
                 let holder = (try? file.readAll()).flatMap { Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
-                let seconds = Double(waited.components.seconds) + Double(waited.components.attoseconds) / 1e18
+                let seconds = waited.seconds
                 throw .locked(library: library, pid: holder, waitedSeconds: seconds)
             }
             let nanoseconds = min(pause, timeout - waited).components.attoseconds / 1_000_000_000

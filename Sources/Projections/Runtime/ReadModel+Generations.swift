@@ -121,7 +121,7 @@ extension ReadModel {
                     guard let progress else { return }
                     let done = applied + reached.rawValue - checkpoint
                     let elapsed = ContinuousClock.now - started
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    let seconds = elapsed.seconds
                     progress(RebuildProgress(done: done, total: total, rate: seconds > 0 ? Double(done) / seconds : 0))
                 }
                 try database.write { db in

@@ -39,7 +39,7 @@ struct EpisodeCommands: ParsableCommand {
         }
 
         static func parseDate(_ text: String) throws -> Timestamp {
-            guard let date = Dates.parse(text) else { throw LibraryError.invalidTime(text) }
+            guard let date = LogBound.time(text) else { throw LibraryError.invalidTime(text) }
             return date
         }
     }

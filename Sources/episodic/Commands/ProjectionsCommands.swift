@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreValues
 import Episodic
 import Projections
 
@@ -54,8 +55,7 @@ struct ProjectionsCommands: ParsableCommand {
                 let started = ContinuousClock.now
                 try model.rebuild(all ? nil : names, log: library.log, progress: bar.update)
                 bar.finish()
-                let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                    + Double((ContinuousClock.now - started).components.seconds)
+                let seconds = (ContinuousClock.now - started).seconds
                 if global.json {
                     return session.printJSON(RebuildRecord(rebuilt: chosen, events: library.log.head.rawValue, seconds: seconds))
                 }

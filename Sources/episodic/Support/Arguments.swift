@@ -15,9 +15,6 @@ extension Timestamp {
 
 /// Dates as people write them and read them.
 enum Dates {
-    /// `2026-11-21` (midnight UTC), or a full ISO 8601 time such as `2026-11-21T18:30:00Z`.
-    static func parse(_ text: String) -> Timestamp? { LogBound.time(text) }
-
     /// The day part, `2026-11-21`.
     static func day(_ time: Timestamp) -> String { String(time.text.prefix(10)) }
 }

@@ -87,6 +87,52 @@ struct AppendAndReadTests {
         #expect(handed.first?.json == #"{"i":14}"#)
     }
 
+    @Test("a read of heads gives each event's position, stream and type, as a full read does")
+    func headsRead() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try log.write { writer in
+            for i in 1...40 {
+                try writer.append(Given.commit(
+                    Given.event(StreamID(rawValue: "episode-\(i % 3)")!, i % 2 == 0 ? "Retitled" : "Described", #"{"i":\#(i)}"#)))
+            }
+        }
+        var heads: [String] = []
+        try log.readHeads(from: LogPosition(5), through: LogPosition(30)) { head in
+            heads.append("\(head.position.rawValue) \(String(decoding: head.streamBytes, as: UTF8.self)) \(String(decoding: head.typeBytes, as: UTF8.self))")
+        }
+        let full = try log.events(from: LogPosition(5), through: LogPosition(30)).map { "\($0.position.rawValue) \($0.stream) \($0.type)" }
+        #expect(heads == full)
+        #expect(heads.first == "5 episode-2 Described")
+    }
+
+    @Test("a line laid out otherwise than the writer lays it out is parsed whole for its head")
+    func headOfOtherLayout() throws {
+        let line = #"{"type":"Retitled","stream":"episode-7","version":2,"position":12,"schema":1,"time":"2026-01-31T12:00:00.000Z","actor":"a","command":"7b7df4ea-61cf-4f43-bb17-4ad7fe8eea2c","data":{}}"#
+        let head = try Array(line.utf8).withUnsafeBytes { bytes in
+            let head = try EnvelopeParser.head(bytes)
+            return (head.position.rawValue, String(decoding: head.streamBytes, as: UTF8.self), String(decoding: head.typeBytes, as: UTF8.self))
+        }
+        #expect(head == (12, "episode-7", "Retitled"))
+        #expect(throws: EnvelopeParser.Failure.self) { try Array(#"{"type":"Retitled"}"#.utf8).withUnsafeBytes { try EnvelopeParser.head($0) } }
+    }
+
+    @Test("a second pass may skip checksums: a frame whose checksum is wrong reads then, and only then")
+    func skippedChecksums() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(3, to: "counter", in: log)
+        let frames = try library.frameOffsets().frames
+        try #require(frames.count == 3)
+        // The content checksum is the last 4 bytes of a frame: the second frame's ends where the third begins.
+        try library.flipBit(in: library.segmentPath(1), at: frames[2] - 2)
+        let damaged = try library.open()
+        #expect(throws: EventLogError.self) { try damaged.read(where: nil) { _ in } }
+        var read: [String] = []
+        try damaged.read(where: nil, checkingChecksums: false) { read.append(RecordedEvent($0).json) }
+        #expect(read == [#"{"i":1}"#, #"{"i":2}"#, #"{"i":3}"#])
+    }
+
     @Test("a stream reads back alone and in order, with versions 1, 2, 3...")
     func streamRead() throws {
         let library = TemporaryLibrary()

@@ -22,6 +22,36 @@ enum EnvelopeParser {
         return LogPosition(UInt64(position))
     }
 
+    /// The position, stream and type of a line. A line laid out as the writer lays it out,
+    /// `{"position":N,"stream":"…","version":N,"type":"…",…`, is read no further than its type; any
+    /// other is parsed whole.
+    static func head(_ line: UnsafeRawBufferPointer) throws(Failure) -> EventHead {
+        if let position = leadingPosition(line) {
+            var text = JSONText(line, at: #"{"position":"#.utf8.count)
+            if text.integer() != nil, text.consume(UInt8(ascii: ",")), member(&text, is: "stream"), let (stream, _) = text.string(),
+                text.consume(UInt8(ascii: ",")), member(&text, is: "version"), text.integer() != nil,
+                text.consume(UInt8(ascii: ",")), member(&text, is: "type"), let (type, _) = text.string()
+            {
+                return EventHead(
+                    position: position, streamBytes: UnsafeRawBufferPointer(rebasing: line[stream]),
+                    typeBytes: UnsafeRawBufferPointer(rebasing: line[type]))
+            }
+        }
+        return EventHead(try parse(line))
+    }
+
+    /// Consumes `"name":` when it comes next.
+    private static func member(_ text: inout JSONText, is name: StaticString) -> Bool {
+        let start = text.index
+        guard let (key, _) = text.string(), key.count == name.utf8CodeUnitCount,
+            memcmp(text.bytes.baseAddress! + key.lowerBound, name.utf8Start, key.count) == 0, text.consume(UInt8(ascii: ":"))
+        else {
+            text.index = start
+            return false
+        }
+        return true
+    }
+
     static func parse(_ line: UnsafeRawBufferPointer, strict: Bool = false) throws(Failure) -> EventEnvelope {
         var text = JSONText(line)
         guard text.consume(UInt8(ascii: "{")) else { throw .malformed("a line must be a JSON object") }

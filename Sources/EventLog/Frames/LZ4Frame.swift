@@ -111,12 +111,13 @@ final class LZ4Decoder {
 
     struct Failure: Error { let reason: String }
 
-    /// Decodes the whole `frame` into the front of `buffer`, checking the content checksum, and returns
-    /// the content's length. The buffer only ever grows, so a reader that reuses it stops allocating.
-    func decode(_ frame: UnsafeRawBufferPointer, into buffer: ByteBuffer) throws(Failure) -> Int {
+    /// Decodes the whole `frame` into the front of `buffer`, checking the content checksum unless told
+    /// not to, and returns the content's length. The buffer only ever grows, so a reader that reuses it
+    /// stops allocating.
+    func decode(_ frame: UnsafeRawBufferPointer, into buffer: ByteBuffer, checkingChecksum: Bool = true) throws(Failure) -> Int {
         if let size = LZ4Frame.declaredContentSize(frame) {
             buffer.reserve(size)
-            let produced = try run(frame, into: buffer.storage, capacity: size, stable: true)
+            let produced = try run(frame, into: buffer.storage, capacity: size, stable: true, checkingChecksum: checkingChecksum)
             guard produced.finished, produced.output == size else {
                 throw Failure(reason: produced.finished ? "content size does not match its header" : "frame is truncated")
             }
@@ -126,7 +127,7 @@ final class LZ4Decoder {
         var capacity = max(frame.count * 4, 1 << 16, buffer.capacity)
         while true {
             buffer.reserve(capacity)
-            let produced = try run(frame, into: buffer.storage, capacity: capacity, stable: true)
+            let produced = try run(frame, into: buffer.storage, capacity: capacity, stable: true, checkingChecksum: checkingChecksum)
             if produced.finished { return produced.output }
             guard capacity < LZ4Frame.maximumContentSize else { throw Failure(reason: "frame is truncated") }
             capacity *= 2
@@ -147,11 +148,13 @@ final class LZ4Decoder {
         return Array(buffer.bytes(0..<(produced?.output ?? 0)))
     }
 
-    private func run(_ frame: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, capacity: Int, stable: Bool)
-        throws(Failure) -> (output: Int, finished: Bool)
-    {
+    private func run(
+        _ frame: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer, capacity: Int, stable: Bool,
+        checkingChecksum: Bool = true
+    ) throws(Failure) -> (output: Int, finished: Bool) {
         var options = LZ4F_decompressOptions_t()
         options.stableDst = stable ? 1 : 0
+        options.skipChecksums = checkingChecksum ? 0 : 1
         var outputSize = capacity
         var inputSize = frame.count
         let hint = LZ4F_decompress(context, out.baseAddress, &outputSize, frame.baseAddress, &inputSize, &options)

@@ -16,9 +16,44 @@ extension EventLog {
     /// Calls `body` with the events from `start` through `end` whose positions `wanted` accepts, in
     /// order. The others are read for their position only (their frames' checksums still hold them to
     /// what was written): a reader that wants a few events of a long stretch does not parse the rest.
+    ///
+    /// `checkingChecksums` false skips the frames' checksums, a tenth of a long read's time. It is
+    /// only for a second pass over frames that this process has just read with them checked (a replay
+    /// plans on a first read and decodes on a second): damage is still caught, by the first.
     public func read(
         from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, where wanted: ((LogPosition) -> Bool)?,
-        _ body: (EventEnvelope) throws -> Void
+        checkingChecksums: Bool = true, _ body: (EventEnvelope) throws -> Void
+    ) throws {
+        try scan(from: start, through: end, checkingChecksums: checkingChecksums) { line throws(EnvelopeParser.Failure) in
+            // With a filter, the position is read first, and the rest only for a wanted event.
+            if let wanted, let position = EnvelopeParser.leadingPosition(line) {
+                return (position, wanted(position) ? try EnvelopeParser.parse(line) : nil)
+            }
+            let envelope = try EnvelopeParser.parse(line)
+            return (envelope.position, wanted?(envelope.position) ?? true ? envelope : nil)
+        } deliver: { envelope in
+            try body(envelope)
+        }
+    }
+
+    /// Calls `body` with the head of every event from `start` through `end` (default: the head), in
+    /// order: its position, stream and type, without the rest of its line. Checksums are checked as
+    /// by ``read(from:through:_:)``.
+    public func readHeads(from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, _ body: (EventHead) throws -> Void) throws {
+        try scan(from: start, through: end, checkingChecksums: true) { line throws(EnvelopeParser.Failure) in
+            let head = try EnvelopeParser.head(line)
+            return (head.position, head)
+        } deliver: { head in
+            try body(head)
+        }
+    }
+
+    /// Walks the lines from `start` through `end`, holding their positions to an unbroken sequence:
+    /// `parse` reads a line's position and what to hand over (nil: nothing), `deliver` takes it.
+    private func scan<Parsed>(
+        from start: LogPosition, through end: LogPosition?, checkingChecksums: Bool,
+        parse: (UnsafeRawBufferPointer) throws(EnvelopeParser.Failure) -> (LogPosition, Parsed?),
+        deliver: (Parsed) throws -> Void
     ) throws {
         let last = min(end ?? head, head)
         let first = max(start, LogPosition(1))
@@ -37,23 +72,17 @@ extension EventLog {
                 }
                 let length: Int
                 do {
-                    length = try reader.decode(bytes)
+                    length = try reader.decode(bytes, checkingChecksum: checkingChecksums)
                 } catch {
                     throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
                 }
                 for (_, line) in Lines(reader.content.bytes(0..<length)) {
-                    // With a filter, the position is read first, and the rest only for a wanted event.
-                    let quick = wanted == nil ? nil : EnvelopeParser.leadingPosition(line)
-                    let accepted = quick.map { wanted!($0) }
-                    var envelope: EventEnvelope?
-                    if accepted != false {
-                        do {
-                            envelope = try EnvelopeParser.parse(line)
-                        } catch {
-                            throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: "\(error)")
-                        }
+                    let position: LogPosition, parsed: Parsed?
+                    do {
+                        (position, parsed) = try parse(line)
+                    } catch {
+                        throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: "\(error)")
                     }
-                    let position = envelope?.position ?? quick!
                     if let wanted = expected, position != wanted {
                         throw EventLogError.damagedLog(
                             segment: segment.name, offset: frameOffset,
@@ -68,7 +97,7 @@ extension EventLog {
                         if position < first { continue }
                     }
                     expected = position.next
-                    if let envelope, accepted ?? wanted?(position) ?? true { try body(envelope) }
+                    if let parsed { try deliver(parsed) }
                     if position == last { return }
                 }
             }

@@ -22,8 +22,8 @@ final class FrameReader {
     static let lookupReadAhead = 16 << 10
 
     /// Decodes `frame` into ``content``; the frame's content length, or the decoder's failure.
-    func decode(_ frame: UnsafeRawBufferPointer) throws(LZ4Decoder.Failure) -> Int {
+    func decode(_ frame: UnsafeRawBufferPointer, checkingChecksum: Bool = true) throws(LZ4Decoder.Failure) -> Int {
         decodedFrame = nil
-        return try decoder.decode(frame, into: content)
+        return try decoder.decode(frame, into: content, checkingChecksum: checkingChecksum)
     }
 }

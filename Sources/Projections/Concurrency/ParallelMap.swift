@@ -15,6 +15,16 @@ enum Parallelism {
     static func workers(for count: Int) -> Int {
         count < 2 * elementsPerWorker ? 1 : Swift.min(cores, count / elementsPerWorker)
     }
+
+    /// Calls `body` with each of `0..<tasks`: on every core, taking tasks in order as cores come free,
+    /// when `onEveryCore`, else in order on this thread. Put the longest tasks first.
+    static func perform(_ tasks: Int, onEveryCore: Bool, _ body: @Sendable (Int) -> Void) {
+        if onEveryCore {
+            DispatchQueue.concurrentPerform(iterations: tasks, execute: body)
+        } else {
+            for task in 0..<tasks { body(task) }
+        }
+    }
 }
 
 extension Array where Element: Sendable {
@@ -26,10 +36,10 @@ extension Array where Element: Sendable {
         let elements = self
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             for index in stride(from: worker, to: elements.count, by: workers) {
-                results.buffer[index] = Swift.Result { try transform(elements[index]) }
+                results[index] = Swift.Result { try transform(elements[index]) }
             }
         }
-        return try results.buffer.map { try $0!.get() }
+        return try indices.map { try results[$0]!.get() }
     }
 }
 
@@ -60,9 +70,9 @@ final class Ahead<Value: Sendable>: @unchecked Sendable {
     }
 }
 
-/// One slot per element, each written by exactly one worker and read only once all have finished.
-private final class Slots<Value>: @unchecked Sendable {
-    let buffer: UnsafeMutableBufferPointer<Result<Value, any Error>?>
+/// One result per task, each written by exactly one thread and read only once all have finished.
+final class Slots<Value>: @unchecked Sendable {
+    private let buffer: UnsafeMutableBufferPointer<Result<Value, any Error>?>
 
     init(count: Int) {
         buffer = .allocate(capacity: count)
@@ -72,5 +82,23 @@ private final class Slots<Value>: @unchecked Sendable {
     deinit {
         buffer.deinitialize()
         buffer.deallocate()
+    }
+
+    subscript(index: Int) -> Result<Value, any Error>? {
+        get { buffer[index] }
+        set { buffer[index] = newValue }
+    }
+
+    /// The errors of the tasks that failed, in task order.
+    var failures: [any Error] {
+        buffer.compactMap { result in
+            guard case .failure(let error)? = result else { return nil }
+            return error
+        }
+    }
+
+    /// The values in order; the first task's error, in task order, if any failed.
+    func values() throws -> [Value] {
+        try buffer.map { try $0!.get() }
     }
 }

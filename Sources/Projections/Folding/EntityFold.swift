@@ -7,24 +7,24 @@ import PodcastDomain
 /// read model's flags are computed exactly as the domain computes them.
 ///
 /// A stretch of the log is read twice, on every core (through a ``LogReader`` each): once to plan
-/// (``FoldPlan``: which events the final states need), then again to copy out only those, decode them
-/// while the next runs are read, and fold them in log order. States stay in memory across stretches
-/// (a few hundred bytes per entity), so a replay of the whole log folds each entity once and writes its
-/// row once per transaction it appears in. An entity met for the first time starts from its state as
-/// of the fold's start: `.initial` when the fold starts at the beginning of the log, else the fold of
-/// its stream up to there, read through the stream index (cost in proportion to that stream, not to
-/// the log).
+/// (``FoldPlan``: which events the final states need, from the events' heads alone), then again to
+/// copy out only those, while the events copied in the round before are decoded and folded
+/// (``FoldShards``: each entity's in log order, the shards side by side). States stay in memory across
+/// stretches (a few hundred bytes per entity), so a replay of the whole log folds each entity once and
+/// writes its row once per transaction it appears in. An entity met for the first time starts from its
+/// state as of the fold's start: `.initial` when the fold starts at the beginning of the log, else the
+/// fold of its stream up to there, read through the stream index (cost in proportion to that stream,
+/// not to the log).
 struct EntityFold {
-    private var podcasts: [PodcastID: EntityChanges.Change<PodcastState>] = [:]
-    private var episodes: [EpisodeID: EntityChanges.Change<EpisodeState>] = [:]
+    private let states = FoldShards()
     private let log: EventLog
     /// Readers, one per core used (the first reads the fold's own log).
     private var readers: [LogReader]
-    /// The last position before the fold.
-    private let base: LogPosition
+    /// The position the states held start from: an entity met for the first time is folded up to here.
+    private var base: LogPosition
 
     /// Events each reader reads per round of the second read: small enough that the needed events
-    /// copied out and those being decoded stay a few megabytes.
+    /// copied out and those being folded stay a few megabytes.
     static let copyRunLength = 32_768
 
     init(log: EventLog, after base: LogPosition) {
@@ -49,82 +49,81 @@ struct EntityFold {
     mutating func apply(
         _ plan: FoldPlan, after start: LogPosition, batchSize: Int, progress: (LogPosition) -> Void
     ) throws -> EntityChanges {
-        try prepare(plan.podcasts, in: &podcasts, PodcastDecider.initial, PodcastDecider.evolve)
-        try prepare(plan.episodes, in: &episodes, EpisodeDecider.initial, EpisodeDecider.evolve)
+        // An entity met for the first time starts from its state as of the fold's start.
+        for id in plan.podcasts.keys where states[podcast: id] == nil {
+            states[podcast: id] = try startingState(of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve)
+        }
+        for id in plan.episodes.keys where states[episode: id] == nil {
+            states[episode: id] = try startingState(of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve)
+        }
         let needed = plan.neededPositions(after: start)
-        // Round by round, each reader copies out the needed events of a run on a thread of its own; they
-        // are decoded on every core while the next round is read, then folded in log order. The fold of
-        // a round, on this thread alone, goes on while the next round is copied.
-        var decoding: [DecodingRun] = []
+        // Round by round, each reader copies out the needed events of a run, while the shards decode and
+        // fold the events of the round before: one task per run and one per shard, taken by every core.
+        var folding = FoldShards.Round()
         var position = start
         while position < plan.end {
             let length = min(batchSize, Self.copyRunLength)
             let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
-            let readers = readers
-            let events = runs.map { $0.count }.reduce(0, +)
-            let copying = Ahead(worthAThread: events >= Parallelism.elementsPerWorker) {
-                Result { try LogReader.read(runs, with: readers) { run, reader in try Self.copy(needed, in: run, with: reader) } }
-            }
-            for run in decoding { try fold(run) }
-            let copied = try copying.value.get()
-            decoding = copied.flatMap { events in
-                stride(from: 0, to: events.count, by: DecodingRun.maximumLength).map { offset in
-                    DecodingRun(Array(events[offset..<min(offset + DecodingRun.maximumLength, events.count)]))
+            let (readers, states, round) = (readers, states, folding)
+            let events = runs.map(\.count).reduce(round.count, +)
+            let copied = Slots<[RawEvent]>(count: runs.count)
+            let folded = Slots<Void>(count: FoldShards.count)
+            Parallelism.perform(runs.count + FoldShards.count, onEveryCore: events >= Parallelism.elementsPerWorker) { task in
+                if task < runs.count {
+                    copied[task] = Result { try Self.copy(needed, in: runs[task], with: readers[task]) }
+                } else {
+                    folded[task - runs.count] = Result { try states.fold(round, shard: task - runs.count) }
                 }
             }
+            try Self.check(folded)
+            folding = FoldShards.Round(try copied.values().joined())
             position = LogPosition(runs.last!.upperBound)
             progress(position)
         }
-        for run in decoding { try fold(run) }
+        let (states, round) = (states, folding)
+        let folded = Slots<Void>(count: FoldShards.count)
+        Parallelism.perform(FoldShards.count, onEveryCore: round.count >= Parallelism.elementsPerWorker) { shard in
+            folded[shard] = Result { try states.fold(round, shard: shard) }
+        }
+        try Self.check(folded)
         var changes = EntityChanges()
-        changes.podcasts = Self.states(of: plan.podcasts, in: podcasts)
-        changes.episodes = Self.states(of: plan.episodes, in: episodes)
+        if plan.podcasts.count == states.podcastCount, plan.episodes.count == states.episodeCount {
+            // The plan touched every entity held (a replay's last transaction): the states are handed
+            // over rather than copied, and a later round starts again from here.
+            (changes.podcasts, changes.episodes) = states.removeAll()
+            base = plan.end
+        } else {
+            for id in plan.podcasts.keys { changes.podcasts[id] = states[podcast: id] }
+            for id in plan.episodes.keys { changes.episodes[id] = states[episode: id] }
+        }
         return changes
+    }
+
+    /// Throws the failure of the earliest event the shards could not decode, if any.
+    private static func check(_ folded: Slots<Void>) throws {
+        if let failure = FoldShards.earliest(folded.failures) { throw failure }
     }
 
     /// The needed events of `run`, copied out of the log with their entities; only they are parsed
     /// beyond their position.
     private static func copy(_ needed: PositionSet, in run: ClosedRange<UInt64>, with reader: LogReader) throws -> [RawEvent] {
         var events: [RawEvent] = []
+        // The plan read these frames with their checksums checked, moments ago.
         try reader.log.read(
-            from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound), where: { needed.contains($0.rawValue) }
+            from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound), where: { needed.contains($0.rawValue) },
+            checkingChecksums: false
         ) { envelope in
             events.append(try RawEvent(envelope, type: reader.types.type(named: envelope.typeBytes).name))
         }
         return events
     }
 
-    /// Gives each entity of the plan its state as of the fold's start, if it has none yet. Its time is
-    /// set by the events folded: every planned entity has at least one needed event, its latest.
-    private func prepare<Kind, Field, Value>(
-        _ streams: [Identifier<Kind>: FoldPlan.Stream<Field>],
-        in states: inout [Identifier<Kind>: EntityChanges.Change<EntityState<Value>>],
-        _ initial: EntityState<Value>, _ evolve: (EntityState<Value>, DomainEvent) -> EntityState<Value>
-    ) throws {
-        for id in streams.keys where states[id] == nil {
-            states[id] = .init(state: try baseState(of: id.streamName, initial, evolve), updatedAt: Timestamp(rawValue: 0)!)
-        }
-    }
-
-    /// Folds a decoded run into the states, in order, each entity's time being its latest event's.
-    private mutating func fold(_ run: DecodingRun) throws {
-        try run.forEach { index, event in
-            let raw = run.events[index]
-            switch raw.subject {
-            case .podcast(let id): podcasts[id]!.fold(event, at: raw.time, PodcastDecider.evolve)
-            case .episode(let id): episodes[id]!.fold(event, at: raw.time, EpisodeDecider.evolve)
-            }
-        }
-    }
-
-    /// The states of the planned entities: all states, shared rather than copied, when the plan touched
-    /// every entity (a replay's last transaction, where a copy would double the memory they take).
-    private static func states<ID, Field, State>(of streams: [ID: FoldPlan.Stream<Field>], in states: [ID: State]) -> [ID: State] {
-        guard streams.count < states.count else { return states }
-        var subset: [ID: State] = [:]
-        subset.reserveCapacity(streams.count)
-        for id in streams.keys { subset[id] = states[id] }
-        return subset
+    /// An entity's state as of the fold's start. Its time is set by the events folded: every planned
+    /// entity has at least one needed event, its latest.
+    private func startingState<State>(
+        of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State
+    ) throws -> EntityChanges.Change<State> {
+        .init(state: try baseState(of: stream, initial, evolve), updatedAt: Timestamp(rawValue: 0)!)
     }
 
     private func baseState<State>(of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State) throws -> State {
@@ -135,12 +134,5 @@ struct EntityFold {
             state = evolve(state, try RawEvent(envelope).decode())
         }
         return state
-    }
-}
-
-extension EntityChanges.Change {
-    fileprivate mutating func fold(_ event: DomainEvent, at time: Timestamp, _ evolve: (State, DomainEvent) -> State) {
-        state = evolve(state, event)
-        updatedAt = time
     }
 }

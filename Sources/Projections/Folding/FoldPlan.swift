@@ -43,7 +43,7 @@ struct FoldPlan {
     /// The plan of one run, read by one reader.
     init(run: ClosedRange<UInt64>, reader: LogReader) throws {
         end = LogPosition(run.upperBound)
-        try reader.log.read(from: LogPosition(run.lowerBound), through: end) { envelope in try add(envelope, types: &reader.types) }
+        try reader.log.readHeads(from: LogPosition(run.lowerBound), through: end) { event in try add(event, types: &reader.types) }
     }
 
     /// Adds the plan of the run that follows this plan's.
@@ -52,10 +52,10 @@ struct FoldPlan {
         for (id, stream) in later.episodes { episodes[id, default: Stream()].append(contentsOf: stream) }
     }
 
-    private mutating func add(_ envelope: EventEnvelope, types: inout EventTypes) throws(ProjectionError) {
-        let type = types.type(named: envelope.typeBytes)
-        let position = envelope.position.rawValue
-        switch try Subject(envelope) {
+    private mutating func add(_ event: EventHead, types: inout EventTypes) throws(ProjectionError) {
+        let type = types.type(named: event.typeBytes)
+        let position = event.position.rawValue
+        switch try Subject(stream: event.streamBytes, position: position) {
         case .episode(let id): episodes[id, default: Stream()].append(position, effect: type.episodeEffect)
         case .podcast(let id): podcasts[id, default: Stream()].append(position, effect: type.podcastEffect)
         case nil: break  // the library's fonts: no read model shows them
@@ -72,18 +72,18 @@ struct FoldPlan {
 }
 
 extension FoldPlan.Subject {
-    /// The entity of an event, from its stream's name; nil for the library's own streams (its fonts),
-    /// which no read model folds.
-    init?(_ envelope: EventEnvelope) throws(ProjectionError) {
-        if let id = EpisodeID(streamName: envelope.streamBytes) {
+    /// The entity of the event at `position`, from its stream's name; nil for the library's own streams
+    /// (its fonts), which no read model folds.
+    init?(stream: UnsafeRawBufferPointer, position: UInt64) throws(ProjectionError) {
+        if let id = EpisodeID(streamName: stream) {
             self = .episode(id)
-        } else if let id = PodcastID(streamName: envelope.streamBytes) {
+        } else if let id = PodcastID(streamName: stream) {
             self = .podcast(id)
-        } else if envelope.isIn(StreamID(rawValue: FontLibrary.streamName)!) {
+        } else if stream.elementsEqual(FontLibrary.streamName.utf8) {
             return nil
         } else {
-            throw .unreadableEvent(
-                position: envelope.position.rawValue, reason: "its stream, \(envelope.stream), is no podcast's or episode's")
+            let name = String(decoding: stream, as: UTF8.self)
+            throw .unreadableEvent(position: position, reason: "its stream, \(name), is no podcast's or episode's")
         }
     }
 }

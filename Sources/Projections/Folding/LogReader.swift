@@ -26,19 +26,10 @@ final class LogReader: @unchecked Sendable {
     static func read<Part>(
         _ runs: [ClosedRange<UInt64>], with readers: [LogReader], _ body: @escaping @Sendable (ClosedRange<UInt64>, LogReader) throws -> Part
     ) throws -> [Part] {
-        guard runs.count > 1 else { return try runs.map { try body($0, readers[0]) } }
-        let results = Results<Part>(count: runs.count)
-        DispatchQueue.concurrentPerform(iterations: runs.count) { index in
-            results.set(index, Result { try body(runs[index], readers[index]) })
+        let results = Slots<Part>(count: runs.count)
+        Parallelism.perform(runs.count, onEveryCore: runs.count > 1) { index in
+            results[index] = Result { try body(runs[index], readers[index]) }
         }
-        return try results.values.map { try $0!.get() }
-    }
-
-    /// Each slot is written by one thread, and read once all have finished.
-    private final class Results<Part>: @unchecked Sendable {
-        private(set) var values: [Result<Part, any Error>?]
-        private let lock = NSLock()
-        init(count: Int) { values = Array(repeating: nil, count: count) }
-        func set(_ index: Int, _ value: Result<Part, any Error>) { lock.withLock { values[index] = value } }
+        return try results.values()
     }
 }

@@ -22,7 +22,7 @@ struct RawEvent: Sendable {
         payload = Array(envelope.payload)
         time = envelope.timestamp
         // Only events a plan needs are copied, and a plan needs only entities' events.
-        guard let subject = try FoldPlan.Subject(envelope) else {
+        guard let subject = try FoldPlan.Subject(stream: envelope.streamBytes, position: position) else {
             throw .unreadableEvent(position: position, reason: "its stream, \(envelope.stream), belongs to no entity")
         }
         self.subject = subject

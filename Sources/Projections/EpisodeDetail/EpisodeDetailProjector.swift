@@ -13,21 +13,31 @@ public struct EpisodeDetailProjector: Projector {
     public init() {}
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        // The settings and references as JSON are most of the work. They are made a few thousand rows
-        // ahead, on other threads, while this one inserts the rows of the chunk before: SQLite takes one
-        // core, the JSON the others.
+        try prepareWrite(changes).write(db)
+    }
+
+    /// Chunks of episodes whose JSON is made ahead of the one being inserted.
+    static let chunksAhead = 2
+    static let chunkLength = 4_096
+
+    /// The settings and references as JSON are most of the work. The first chunks are made on other
+    /// threads from the moment the transaction is prepared, while the other projectors write; then
+    /// each is made a couple of chunks ahead of the inserts.
+    public func prepareWrite(_ changes: EntityChanges) -> PreparedWrite {
         let ids = Array(changes.episodes.keys)
-        let chunks = stride(from: 0, to: ids.count, by: 4_096).map { Array(ids[$0..<min($0 + 4_096, ids.count)]) }
+        let chunks = stride(from: 0, to: ids.count, by: Self.chunkLength).map { Array(ids[$0..<min($0 + Self.chunkLength, ids.count)]) }
         func json(_ chunk: [EpisodeID]) -> Ahead<[DetailJSON?]> {
             Ahead(worthAThread: chunk.count >= Parallelism.elementsPerWorker) {
                 chunk.parallelMap { changes.episodes[$0]!.state.live.map(DetailJSON.init) }
             }
         }
-        var next = chunks.first.map(json)
-        for (index, chunk) in chunks.enumerated() {
-            let made = next!.value
-            next = index + 1 < chunks.count ? json(chunks[index + 1]) : nil
-            try write(chunk, json: made, of: changes, to: db)
+        var made = chunks.prefix(Self.chunksAhead).map(json)
+        return PreparedWrite { db in
+            for (index, chunk) in chunks.enumerated() {
+                let rows = made.removeFirst().value
+                if index + Self.chunksAhead < chunks.count { made.append(json(chunks[index + Self.chunksAhead])) }
+                try write(chunk, json: rows, of: changes, to: db)
+            }
         }
     }
 

@@ -16,6 +16,27 @@ public protocol Projector: Sendable {
     var tables: [String] { get }
     /// Writes the final rows of every entity in `changes`, inside the caller's transaction.
     func write(_ changes: EntityChanges, to db: Database) throws
+    /// Starts the part of writing `changes` that needs no database (making JSON, say) on other cores,
+    /// and returns what writes the rows. The runtime starts every projector of a transaction before
+    /// the first one writes, so that one prepares while another writes. By default nothing is
+    /// prepared: the write is ``write(_:to:)``.
+    func prepareWrite(_ changes: EntityChanges) -> PreparedWrite
+}
+
+/// A projector's write of one transaction's changes, begun by ``Projector/prepareWrite(_:)``: called
+/// once, inside the transaction, on the thread that prepared it.
+public struct PreparedWrite {
+    let write: (Database) throws -> Void
+
+    public init(_ write: @escaping (Database) throws -> Void) {
+        self.write = write
+    }
+}
+
+extension Projector {
+    public func prepareWrite(_ changes: EntityChanges) -> PreparedWrite {
+        PreparedWrite { db in try write(changes, to: db) }
+    }
 }
 
 extension Projector {

@@ -124,8 +124,9 @@ extension ReadModel {
                     let seconds = elapsed.seconds
                     progress(RebuildProgress(done: done, total: total, rate: seconds > 0 ? Double(done) / seconds : 0))
                 }
+                let writes = group.map { $0.prepareWrite(changes) }
                 try database.write { db in
-                    for projector in group { try projector.write(changes, to: db) }
+                    for prepared in writes { try prepared.write(db) }
                     try Checkpoints.advance(group.map(\.name), to: plan.end.rawValue, in: db)
                 }
                 position = plan.end

@@ -8,8 +8,10 @@
 /// `Element` is whatever the reader keeps of an event: a decoded event, or its undecoded bytes.
 /// Inlinable, so that a replay's reader gets it specialized: it takes every event of the log.
 public struct NeededEvents<Field: Hashable & Sendable, Element> {
-    /// The kept events, in an order that folds as the stream does.
-    public var elements: [Element] { kept.map(\.element) }
+    /// The kept events, in an order that folds as the stream does (a view: a replay walks those of
+    /// every entity, and copying them out would be most of its cost).
+    @inlinable
+    public var elements: some Collection<Element> { kept.lazy.map { $0.element } }
     /// Each kept event with its effect, side by side: a replay looks at both for every event.
     @usableFromInline var kept: [(element: Element, effect: EventEffect<Field>?)] = []
 

@@ -66,17 +66,17 @@ struct EntityFold {
             let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
             let (readers, states, round) = (readers, states, folding)
             let events = runs.map(\.count).reduce(round.count, +)
-            let copied = Slots<[RawEvent]>(count: runs.count)
+            let copied = Slots<[[RawEvent]]>(count: runs.count)
             let folded = Slots<Void>(count: FoldShards.count)
             Parallelism.perform(runs.count + FoldShards.count, onEveryCore: events >= Parallelism.elementsPerWorker) { task in
                 if task < runs.count {
-                    copied[task] = Result { try Self.copy(needed, in: runs[task], with: readers[task]) }
+                    copied[task] = Result { FoldShards.Round.split(try Self.copy(needed, in: runs[task], with: readers[task])) }
                 } else {
                     folded[task - runs.count] = Result { try states.fold(round, shard: task - runs.count) }
                 }
             }
             try Self.check(folded)
-            folding = FoldShards.Round(try copied.values().joined())
+            folding = FoldShards.Round(try copied.values())
             position = LogPosition(runs.last!.upperBound)
             progress(position)
         }

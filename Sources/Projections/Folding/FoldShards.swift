@@ -74,23 +74,32 @@ struct FoldShards: Sendable {
         return (podcasts, episodes)
     }
 
-    /// A round of events, split by shard, each part in log order.
+    /// A round of events: consecutive runs of the log, each split by shard, each part in log order.
     struct Round: Sendable {
-        fileprivate var parts = Array(repeating: [RawEvent](), count: FoldShards.count)
+        /// `parts[run][shard]`.
+        fileprivate var parts: [[[RawEvent]]] = []
         private(set) var count = 0
 
         init() {}
 
-        init(_ events: some Sequence<RawEvent>) {
+        /// `runs` are consecutive, each split by ``split(_:)``.
+        init(_ runs: [[[RawEvent]]]) {
+            parts = runs
+            count = runs.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        }
+
+        /// A run's events by shard, each part in log order: done by whoever copied the run.
+        static func split(_ events: [RawEvent]) -> [[RawEvent]] {
+            var parts = Array(repeating: [RawEvent](), count: FoldShards.count)
             for event in events { parts[FoldShards.shard(of: event.subject)].append(event) }
-            count = parts.reduce(0) { $0 + $1.count }
+            return parts
         }
     }
 
     /// Decodes the events of `round` that belong to `shard` and folds each into its entity's state,
     /// which must exist. Shards share nothing, so every shard of a round can be folded at once.
     func fold(_ round: Round, shard: Int) throws(ProjectionError) {
-        try shards[shard].fold(round.parts[shard])
+        for run in round.parts { try shards[shard].fold(run[shard]) }
     }
 
     /// The earliest event of `round` that cannot be decoded, of the `failures` its shards met.

@@ -80,7 +80,7 @@ extension SidebarProjector {
     static func liveInTableOrder(_ changes: [EpisodeID: EntityChanges.Change<EpisodeState>]) -> [EpisodeID] {
         changes.compactMap { id, change in change.state.live.map { (podcast: $0.podcastID, number: $0.number, id: id) } }
             .sorted { ($0.podcast, $0.number) < ($1.podcast, $1.number) }
-            .map(\.id)
+            .map { $0.id }
     }
 }
 

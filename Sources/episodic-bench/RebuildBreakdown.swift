@@ -3,9 +3,10 @@ import EventLog
 import PodcastDomain
 
 /// Where a rebuild's time goes, its steps taken one at a time on one core over the same log: the scan
-/// alone; the first read (the scan, and the events the final states need, kept with `NeededEvents` as
-/// the replay does); the needed payloads decoded; and, for comparison, every payload decoded, as a
-/// replay that skipped nothing would. The rebuild itself reads on every core and decodes while it reads.
+/// alone; the first read (the events' heads, and the events the final states need, kept with
+/// `NeededEvents` as the replay does); the needed payloads decoded; and, for comparison, every payload
+/// decoded, as a replay that skipped nothing would. The rebuild itself reads on every core, and
+/// decodes and folds by entity shard while it reads.
 struct RebuildBreakdown {
     var scanSeconds = 0.0
     var planSeconds = 0.0
@@ -25,11 +26,11 @@ struct RebuildBreakdown {
         var podcasts: [PodcastID: NeededEvents<Podcast.Field, UInt64>] = [:]
         var episodes: [EpisodeID: NeededEvents<Episode.Field, UInt64>] = [:]
         result.planSeconds = try timed {
-            try log.read { envelope in
-                let position = envelope.position.rawValue, type = envelope.type
-                if let id = EpisodeID(streamName: envelope.streamBytes) {
+            try log.readHeads { event in
+                let position = event.position.rawValue, type = String(decoding: event.typeBytes, as: UTF8.self)
+                if let id = EpisodeID(streamName: event.streamBytes) {
                     episodes[id, default: NeededEvents()].append(position, effect: EpisodeDecider.effects[type])
-                } else if let id = PodcastID(streamName: envelope.streamBytes) {
+                } else if let id = PodcastID(streamName: event.streamBytes) {
                     podcasts[id, default: NeededEvents()].append(position, effect: PodcastDecider.effects[type])
                 }
             }

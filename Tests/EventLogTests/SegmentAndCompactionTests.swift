@@ -63,6 +63,22 @@ struct SegmentAndCompactionTests {
         #expect(try library.open().events(in: "episode-1").count == streamBefore.count + 1)
     }
 
+    @Test("a log whose segments are pinned reads the files it pinned, after another process compacts them")
+    func pinnedSegments() throws {
+        let (library, log) = try smallSegments(commits: 60)
+        let before = try log.events()
+        let pinned = try library.open()
+        try pinned.pinSegments()
+        let frames = try library.frameOffsets(ofSegment: 1).frames.count
+
+        try log.write { _ = try $0.compact() }
+
+        #expect(try library.frameOffsets(ofSegment: 1).frames.count < frames)
+        var read: [RecordedEvent] = []
+        try pinned.read(where: nil, checkingChecksums: false) { read.append(RecordedEvent($0)) }
+        #expect(read == before)
+    }
+
     @Test("a crash during compaction leaves the old segment in place and a leftover that the next writer removes")
     func interruptedCompaction() throws {
         let (library, log) = try smallSegments()

@@ -19,7 +19,9 @@ extension EventLog {
     ///
     /// `checkingChecksums` false skips the frames' checksums, a tenth of a long read's time. It is
     /// only for a second pass over frames that this process has just read with them checked (a replay
-    /// plans on a first read and decodes on a second): damage is still caught, by the first.
+    /// plans on a first read and decodes on a second), through logs whose segments were pinned
+    /// (``pinSegments()``) before the first, so that both read the same files: damage is still caught,
+    /// by the first.
     public func read(
         from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, where wanted: ((LogPosition) -> Bool)?,
         checkingChecksums: Bool = true, _ body: (EventEnvelope) throws -> Void

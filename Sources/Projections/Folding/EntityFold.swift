@@ -40,6 +40,8 @@ struct EntityFold {
         while readers.count < (runs <= 1 ? 1 : min(runs, Parallelism.cores)) {
             readers.append(LogReader(try EventLog(at: log.path, options: log.options)))
         }
+        // The second read skips the checksums this one checks: both must read the same files.
+        for reader in readers { try reader.log.pinSegments() }
         return try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit)
     }
 
@@ -108,7 +110,7 @@ struct EntityFold {
     /// beyond their position.
     private static func copy(_ needed: PositionSet, in run: ClosedRange<UInt64>, with reader: LogReader) throws -> [RawEvent] {
         var events: [RawEvent] = []
-        // The plan read these frames with their checksums checked, moments ago.
+        // The plan read these frames, from the same pinned files, with their checksums checked.
         try reader.log.read(
             from: LogPosition(run.lowerBound), through: LogPosition(run.upperBound), where: { needed.contains($0.rawValue) },
             checkingChecksums: false

@@ -39,7 +39,7 @@ struct CLIBenchmark: ParsableCommand {
     func run() throws {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("episodic").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release`).")
+            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release --static-swift-stdlib`).")
         }
         let folder = try ProjectionsFolder.open(library, keep: keep)
         defer { if !keep { folder.remove() } }

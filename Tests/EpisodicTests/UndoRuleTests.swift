@@ -1,5 +1,5 @@
 import CoreValues
-import Episodic
+@testable import Episodic
 import EventLog
 import Foundation
 import PodcastDomain
@@ -121,6 +121,45 @@ struct UndoRuleTests {
         } throws: { error in
             guard case UndoError.conflicts(let target, let conflicts) = error else { return false }
             return target == creation && conflicts.first?.fields == [.existence]
+        }
+    }
+
+    @Test("commands are found newest first and whole, though the log is read from the head a stretch at a time")
+    func newestFirst() throws {
+        let studio = try Studio()
+        let podcast = try studio.createPodcast("Show")
+        var expected = [CommandSpan]()
+        // Commits of 1 to 7 events: shorter and longer than the stretches below.
+        for (index, size) in [3, 1, 7, 2, 5, 1, 4].enumerated() {
+            let actor = "actor-\(index % 2)"
+            let submissions = (0..<size).map { Submission(.podcast(.id(podcast), .describe("commit \(index), edit \($0)"))) }
+            // An atomic batch is one commit, under one command id.
+            let outcomes = try studio.library.submit(submissions, actor: actor, atomic: true, clock: studio.tick).results.map { try $0.get() }
+            let first = try #require(outcomes.first?.positions), last = try #require(outcomes.last?.positions)
+            #expect(Set(outcomes.map(\.commandID)).count == 1)
+            expected.append(CommandSpan(id: outcomes[0].commandID, actor: actor, undoes: nil, positions: first.lowerBound...last.upperBound))
+        }
+        let creation = try EventLog(at: studio.library.path).events().first!
+        expected.insert(CommandSpan(id: creation.commandID, actor: "tester", undoes: nil, positions: creation.position...creation.position), at: 0)
+
+        for stretch: UInt64 in 1...10 {
+            var seen: [CommandSpan] = []
+            #expect(try studio.library.newestFirst(stretch: stretch) { seen.append($0); return false } == nil)
+            #expect(seen == expected.reversed(), "stretch \(stretch)")
+            #expect(try studio.library.newestFirst(stretch: stretch) { $0.id == expected[3].id } == expected[3])
+        }
+    }
+
+    @Test("undoing a command that does not exist says so")
+    func unknownCommand() throws {
+        let studio = try Studio()
+        try studio.createPodcast("Show")
+        let unknown = CommandID(UUID())
+        #expect {
+            try studio.library.undo(.command(unknown), actor: "ann", dryRun: true)
+        } throws: { error in
+            guard case UndoError.noSuchCommand(let id) = error else { return false }
+            return id == unknown
         }
     }
 

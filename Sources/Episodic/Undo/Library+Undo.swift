@@ -20,8 +20,8 @@ extension Library {
         let model = try readModel()
         return try log.write { writer in
             try model.catchUp(with: log)
-            let id = try resolve(target)
-            let plan = try self.plan(undoing: id, force: force)
+            let command = try resolve(target)
+            let plan = try self.plan(undoing: command, force: force)
             let workspace = Workspace(log: log, readModel: model)
             let versions = try workspace.apply(plan.events)
             try workspace.checkRules(after: plan.events)
@@ -30,41 +30,78 @@ extension Library {
             let positions = try writer.append(Commit(
                 events: plan.events.map(ProposedEvent.init(domain:)),
                 expectations: versions.mapValues { $0 == 0 ? .noStream : .exactly($0) }, commandID: commandID,
-                actor: actor, timestamp: clock(), undoes: id)).positions
+                actor: actor, timestamp: clock(), undoes: command.id)).positions
             _ = try? model.catchUp(with: log)  // the next command catches up if this fails
             return (plan, SubmitOutcome(name: "undo", commandID: commandID, events: plan.events, positions: positions, created: nil))
         }
     }
 
-    /// The command a target names.
-    private func resolve(_ target: UndoTarget) throws -> CommandID {
-        var commands: [(id: CommandID, actor: String, undoes: CommandID?)] = []
-        try log.read { envelope in
-            let id = envelope.commandID
-            if commands.last?.id != id { commands.append((id, envelope.actor, envelope.undoes)) }
-        }
+    /// Events read at a time, from the head backward, when looking for a command.
+    static let commandSearchStretch: UInt64 = 4_096
+
+    /// The command a target names. Undo nearly always aims at a recent command, so the log is read
+    /// from the head backward, a stretch at a time: the cost follows how far back the command is.
+    private func resolve(_ target: UndoTarget) throws -> CommandSpan {
         switch target {
         case .command(let id):
-            guard commands.contains(where: { $0.id == id }) else { throw UndoError.noSuchCommand(id) }
-            return id
+            guard let span = try newestFirst(until: { $0.id == id }) else { throw UndoError.noSuchCommand(id) }
+            return span
         case .last(let actor):
-            // Newest first: an undo still in effect cancels the command it undid.
+            // An undo still in effect cancels the command it undid.
             var cancelled = Set<CommandID>()
-            for command in commands.reversed() where !cancelled.contains(command.id) {
-                if let undone = command.undoes {
+            let span = try newestFirst { span in
+                guard !cancelled.contains(span.id) else { return false }
+                if let undone = span.undoes {
                     cancelled.insert(undone)
-                } else if actor == nil || command.actor == actor {
-                    return command.id
+                    return false
                 }
+                return actor == nil || span.actor == actor
             }
-            throw UndoError.nothingToUndo(actor: actor)
+            guard let span else { throw UndoError.nothingToUndo(actor: actor) }
+            return span
         }
     }
 
-    /// The compensating events of command `id`, checked for later changes to the same fields.
-    private func plan(undoing id: CommandID, force: Bool) throws -> UndoPlan {
+    /// The first command, newest first, that `found` accepts; each is whole when it is asked about,
+    /// though the log is read `stretch` events at a time.
+    func newestFirst(
+        stretch: UInt64 = Library.commandSearchStretch, until found: (CommandSpan) throws -> Bool
+    ) throws -> CommandSpan? {
+        var end = log.head
+        // The oldest command of the stretch read last: it may have begun in the stretch before.
+        var unfinished: CommandSpan?
+        while end > .none {
+            let start = LogPosition(end.rawValue > stretch ? end.rawValue - stretch + 1 : 1)
+            var spans: [CommandSpan] = []
+            try log.read(from: start, through: end) { envelope in
+                let id = envelope.commandID
+                if spans.last?.id == id {
+                    spans[spans.count - 1].positions = spans[spans.count - 1].positions.lowerBound...envelope.position
+                } else {
+                    spans.append(CommandSpan(id: id, actor: envelope.actor, undoes: envelope.undoes, positions: envelope.position...envelope.position))
+                }
+            }
+            if let later = unfinished {
+                if spans.last?.id == later.id {
+                    spans[spans.count - 1].positions = spans[spans.count - 1].positions.lowerBound...later.positions.upperBound
+                } else {
+                    spans.append(later)
+                }
+            }
+            unfinished = start > LogPosition(1) && !spans.isEmpty ? spans.removeFirst() : nil
+            for span in spans.reversed() where try found(span) { return span }
+            end = LogPosition(start.rawValue - 1)
+        }
+        return nil
+    }
+
+    /// The compensating events of `command`, checked for later changes to the same fields.
+    private func plan(undoing command: CommandSpan, force: Bool) throws -> UndoPlan {
+        let id = command.id
         var filter = LogFilter()
         filter.command = id
+        filter.since = .position(command.positions.lowerBound)
+        filter.until = .position(command.positions.upperBound)
         var undone: [LoggedEvent] = []
         try readLog(filter) { undone.append($0) }
         guard let first = undone.first?.record.position, let last = undone.last?.record.position else {
@@ -113,4 +150,12 @@ extension Library {
         }
         return UndoPlan(target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [])
     }
+}
+
+/// A command as the log holds it: one commit, so its events are the positions `positions`.
+struct CommandSpan: Equatable {
+    let id: CommandID
+    let actor: String
+    let undoes: CommandID?
+    var positions: ClosedRange<LogPosition>
 }

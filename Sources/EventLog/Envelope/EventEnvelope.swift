@@ -27,10 +27,15 @@ public struct EventEnvelope {
     public var stream: StreamID { StreamID(unchecked: String(decoding: bytes(streamRange), as: UTF8.self)) }
     public var type: String { String(decoding: bytes(typeRange), as: UTF8.self) }
     public var actor: String { JSONText.decodeString(bytes(actorRange), escaped: actorEscaped) }
-    public var commandID: CommandID { CommandID(String(decoding: bytes(commandRange), as: UTF8.self))! }
-    public var undoes: CommandID? { undoesRange.map { CommandID(String(decoding: bytes($0), as: UTF8.self))! } }
+    public var commandID: CommandID { Self.command(bytes(commandRange)) }
+    public var undoes: CommandID? { undoesRange.map { Self.command(bytes($0)) } }
     /// The time of the commit. (The parser checked its form; a hand-made line with a time out of range reads as 1970.)
     public var timestamp: Timestamp { Timestamp.parse(bytes(timeRange)).flatMap(Timestamp.init(rawValue:)) ?? Timestamp(rawValue: 0)! }
+
+    /// A command id from its bytes: the canonical form without making a String, else any form `UUID` reads.
+    private static func command(_ text: UnsafeRawBufferPointer) -> CommandID {
+        CommandID(utf8: text) ?? CommandID(String(decoding: text, as: UTF8.self))!
+    }
 
     /// The stream id's bytes, for comparing and hashing without making a String.
     public var streamBytes: UnsafeRawBufferPointer { bytes(streamRange) }

@@ -61,11 +61,13 @@ struct EntityFold {
         let needed = plan.neededPositions(after: start)
         // Round by round, each reader copies out the needed events of a run, while the shards decode and
         // fold the events of the round before: one task per run and one per shard, taken by every core.
+        // The last round only folds.
         var folding = FoldShards.Round()
         var position = start
-        while position < plan.end {
+        while true {
             let length = min(batchSize, Self.copyRunLength)
-            let runs = LogReader.runs(after: position, through: plan.end, length: length, count: readers.count)
+            let runs = position < plan.end ? LogReader.runs(after: position, through: plan.end, length: length, count: readers.count) : []
+            guard !runs.isEmpty || folding.count > 0 else { break }
             let (readers, states, round) = (readers, states, folding)
             let events = runs.map(\.count).reduce(round.count, +)
             let copied = Slots<[[RawEvent]]>(count: runs.count)
@@ -77,17 +79,12 @@ struct EntityFold {
                     folded[task - runs.count] = Result { try states.fold(round, shard: task - runs.count) }
                 }
             }
-            try Self.check(folded)
+            if let failure = FoldShards.earliest(folded.failures) { throw failure }
             folding = FoldShards.Round(try copied.values())
-            position = LogPosition(runs.last!.upperBound)
+            guard let last = runs.last else { break }
+            position = LogPosition(last.upperBound)
             progress(position)
         }
-        let (states, round) = (states, folding)
-        let folded = Slots<Void>(count: FoldShards.count)
-        Parallelism.perform(FoldShards.count, onEveryCore: round.count >= Parallelism.elementsPerWorker) { shard in
-            folded[shard] = Result { try states.fold(round, shard: shard) }
-        }
-        try Self.check(folded)
         var changes = EntityChanges()
         if plan.podcasts.count == states.podcastCount, plan.episodes.count == states.episodeCount {
             // The plan touched every entity held (a replay's last transaction): the states are handed
@@ -99,11 +96,6 @@ struct EntityFold {
             for id in plan.episodes.keys { changes.episodes[id] = states[episode: id] }
         }
         return changes
-    }
-
-    /// Throws the failure of the earliest event the shards could not decode, if any.
-    private static func check(_ folded: Slots<Void>) throws {
-        if let failure = FoldShards.earliest(folded.failures) { throw failure }
     }
 
     /// The needed events of `run`, copied out of the log with their entities; only they are parsed

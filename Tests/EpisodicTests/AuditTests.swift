@@ -36,6 +36,41 @@ struct AuditTests {
         #expect(try types { $0.until = .time(thirdTime) }.count == 3)
     }
 
+    @Test("a filter by episode or stream reads those streams through the index, and gives what the whole log gives")
+    func streamFilters() throws {
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show"), other = try studio.createPodcast("Other")
+        let one = try studio.createEpisode(in: show, "One"), two = try studio.createEpisode(in: other, "Two")
+        for round in 1...4 {
+            try studio.library.submit(
+                [Submission(.episode(.id(one), .retitle("One, take \(round)"))), Submission(.podcast(.id(other), .describe("round \(round)")))],
+                actor: round % 2 == 0 ? "ann" : "bob", atomic: round == 3, clock: studio.tick)
+            try studio.must(Submission(.episode(.id(two), .describe("Two, round \(round)"))))
+        }
+        let all = try EventLog(at: studio.library.path).events()
+        let middle = all[all.count / 2]
+        func positions(_ change: (inout LogFilter) -> Void) throws -> [UInt64] {
+            var filter = LogFilter()
+            change(&filter)
+            var found: [UInt64] = []
+            try studio.library.readLog(filter) { found.append($0.record.position.rawValue) }
+            return found
+        }
+        func expected(_ streams: [String], _ keep: (RecordedEvent) -> Bool = { _ in true }) -> [UInt64] {
+            all.filter { streams.contains($0.stream.rawValue) && keep($0) }.map(\.position.rawValue)
+        }
+        #expect(try positions { $0.episode = one } == expected([one.streamName]))
+        #expect(try positions { $0.streams = [StreamID(rawValue: other.streamName)!, StreamID(rawValue: two.streamName)!] }
+            == expected([other.streamName, two.streamName]))
+        #expect(try positions { $0.episode = one; $0.since = .position(middle.position) }
+            == expected([one.streamName]) { $0.position >= middle.position })
+        #expect(try positions { $0.episode = one; $0.until = .time(middle.timestamp) }
+            == expected([one.streamName]) { $0.timestamp <= middle.timestamp })
+        #expect(try positions { $0.episode = one; $0.actors = ["ann"] } == expected([one.streamName]) { $0.actor == "ann" })
+        #expect(try positions { $0.episode = one; $0.types = ["EpisodeCreated"] } == expected([one.streamName]) { $0.type == "EpisodeCreated" })
+        #expect(try positions { $0.episode = one }.count == 5)
+    }
+
     @Test("history: one entry per command, with what changed from what to what")
     func history() throws {
         let studio = try Studio()

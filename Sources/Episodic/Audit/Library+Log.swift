@@ -36,23 +36,39 @@ extension Library {
         try readLog(filter, from: start, podcasts: &podcasts, body)
     }
 
+    /// A filter that names streams (an episode, `--stream`) and no podcast reads them through the
+    /// stream index, so its cost follows those streams, not the log; any other reads the log.
     private func readLog(
         _ filter: LogFilter, from start: LogPosition, podcasts: inout EpisodePodcasts, _ body: (LoggedEvent) throws -> Void
     ) throws {
         let streams = filter.streams.union([filter.episode.map { StreamID(domain: $0.streamName) }].compactMap { $0 })
-        try log.read(from: start, through: filter.end) { envelope in
-            if !streams.isEmpty, !streams.contains(where: envelope.isIn) { return }
-            if !filter.types.isEmpty, !filter.types.contains(envelope.type) { return }
-            if !filter.actors.isEmpty, !filter.actors.contains(envelope.actor) { return }
-            if let command = filter.command, envelope.commandID != command { return }
+        func accepted(_ envelope: EventEnvelope) throws -> LoggedEvent? {
+            if !streams.isEmpty, !streams.contains(where: envelope.isIn) { return nil }
+            if !filter.types.isEmpty, !filter.types.contains(envelope.type) { return nil }
+            if !filter.actors.isEmpty, !filter.actors.contains(envelope.actor) { return nil }
+            if let command = filter.command, envelope.commandID != command { return nil }
             let position = envelope.position, time = envelope.timestamp
-            if let since = filter.since, !since.precedes(position: position, time: time) { return }
-            if let until = filter.until, !until.admits(position: position, time: time) { return }
+            if let since = filter.since, !since.precedes(position: position, time: time) { return nil }
+            if let until = filter.until, !until.admits(position: position, time: time) { return nil }
             let event = try DomainEvents.decode(envelope)
-            if let podcast = filter.podcast, try podcasts.podcast(of: event) != podcast { return }
-            try body(LoggedEvent(
-                record: RecordedEvent(envelope), event: event, line: String(decoding: envelope.line, as: UTF8.self)))
+            if let podcast = filter.podcast, try podcasts.podcast(of: event) != podcast { return nil }
+            return LoggedEvent(record: RecordedEvent(envelope), event: event, line: String(decoding: envelope.line, as: UTF8.self))
         }
+        guard filter.podcast == nil, !streams.isEmpty else {
+            try log.read(from: start, through: filter.end) { envelope in
+                if let logged = try accepted(envelope) { try body(logged) }
+            }
+            return
+        }
+        let end = min(filter.end ?? log.head, log.head)
+        var found: [LoggedEvent] = []
+        for stream in streams {
+            try log.read(stream: stream) { envelope in
+                guard envelope.position >= start, envelope.position <= end, let logged = try accepted(envelope) else { return }
+                found.append(logged)
+            }
+        }
+        for logged in found.sorted(by: { $0.record.position < $1.record.position }) { try body(logged) }
     }
 }
 

@@ -1,5 +1,4 @@
 import CoreValues
-import Dispatch
 import PodcastDomain
 
 /// The states of a fold's entities, split by entity into shards that decode and fold side by side.
@@ -7,7 +6,7 @@ import PodcastDomain
 /// An entity's events must be folded in log order, but two entities share nothing: each entity
 /// belongs to one shard, each shard takes its entities' events in log order, and the shards of a
 /// round run on every core. Decoding, the costliest step of a fold, is done by the shard that folds
-/// the event, so the fold is no longer one thread waiting for all the others.
+/// the event, so every core decodes and folds.
 struct FoldShards: Sendable {
     /// More shards than a machine has cores keeps the cores evenly loaded; a shard is two dictionaries.
     static let count = 8

@@ -1,6 +1,4 @@
-import Dispatch
 import EventLog
-import Foundation
 
 /// A log and the event types met in it, for one reading thread: a fold reads runs of the log on every
 /// core, each through a reader of its own (an `EventLog` is not to be shared between threads). A

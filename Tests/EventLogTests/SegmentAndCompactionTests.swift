@@ -79,6 +79,16 @@ struct SegmentAndCompactionTests {
         #expect(read == before)
     }
 
+    @Test("pinning from a position opens only the segments that hold it and what follows")
+    func pinnedFromPosition() throws {
+        let (library, _) = try smallSegments(commits: 60)
+        let log = try library.open()
+        try #require(log.segments.count >= 3)
+        let third = log.segments[2]
+        try log.pinSegments(from: third.header.firstPosition.next)
+        #expect(Set(log.readFiles.keys) == Set(log.segments[2...].map(\.number)))
+    }
+
     @Test("a crash during compaction leaves the old segment in place and a leftover that the next writer removes")
     func interruptedCompaction() throws {
         let (library, log) = try smallSegments()

@@ -22,5 +22,4 @@ public struct EventHead {
         self.streamBytes = streamBytes
         self.typeBytes = typeBytes
     }
-
 }

@@ -105,11 +105,12 @@ public final class EventLog {
         Dictionary(uniqueKeysWithValues: segments.map { ($0.number, $0.header.generation) })
     }
 
-    /// Opens every segment now, so that this instance's later reads see these files even if a
-    /// compaction renames new ones over them: two passes over the same stretch read the same bytes.
-    /// Until the next ``refresh()``.
-    public func pinSegments() throws(EventLogError) {
-        for segment in segments { _ = try file(forSegment: segment.number) }
+    /// Opens the segments that hold `position` and what follows, so that this instance's later reads
+    /// see these files even if a compaction renames new ones over them: two passes over the same
+    /// stretch read the same bytes. Until the next ``refresh()``.
+    public func pinSegments(from position: LogPosition = LogPosition(1)) throws(EventLogError) {
+        let first = segments.lastIndex { $0.header.firstPosition <= position } ?? 0
+        for segment in segments[first...] { _ = try file(forSegment: segment.number) }
     }
 
     func file(forSegment number: UInt32) throws(EventLogError) -> File {

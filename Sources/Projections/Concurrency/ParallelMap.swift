@@ -39,6 +39,7 @@ extension Array where Element: Sendable {
                 results[index] = Swift.Result { try transform(elements[index]) }
             }
         }
+        // Not `results.values()`: a `rethrows` function may rethrow only what `transform` threw.
         return try indices.map { try results[$0]!.get() }
     }
 }

@@ -41,7 +41,7 @@ struct EntityFold {
             readers.append(LogReader(try EventLog(at: log.path, options: log.options)))
         }
         // The second read skips the checksums this one checks: both must read the same files.
-        for reader in readers { try reader.log.pinSegments() }
+        for reader in readers { try reader.log.pinSegments(from: start.next) }
         return try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit)
     }
 

@@ -14,7 +14,7 @@ struct EpisodicTool: ParsableCommand {
             a unique prefix of its id, or <podcast>/<number>.
 
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
-            input file); 66 no library, or no such input file; 74 damaged data; 75 conflict or lock timeout \
+            input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout or full disk \
             (try again); 1 anything else.
             """,
         subcommands: [

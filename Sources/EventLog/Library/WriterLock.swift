@@ -3,7 +3,10 @@ import Foundation
 /// One writer at a time per library: an exclusive `flock` on `<library>/LOCK`.
 ///
 /// The kernel drops the lock when its holder exits or is killed, so a crash never leaves a library locked.
-/// The holder writes its pid into the file, only so that a waiting writer can say who holds it.
+/// A writer writes its pid into the file, only so that a waiting writer can say who holds it. A holder
+/// that only keeps derived state in step (``EventLog/withWriterLock(_:)``) opens the file read-only, since
+/// `flock` needs no write access: it works on a library it cannot write. The file is never followed
+/// through a symbolic link.
 final class WriterLock {
     private let file: File
 
@@ -11,23 +14,16 @@ final class WriterLock {
 
     deinit { flock(file.descriptor, LOCK_UN) }
 
-    /// Waits up to `timeout` for the lock, polling every few milliseconds.
-    static func acquire(path: String, library: String, timeout: Duration) throws(EventLogError) -> WriterLock {
-        let file: File
-        do {
-            file = try File.open(path, flags: O_RDWR | O_CREAT)
-        } catch {
-            if case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM {
-                throw .libraryNotWritable(path: library, reason: String(cString: strerror(code)))
-            }
-            throw error
-        }
+    /// Waits up to `timeout` for the lock, polling every few milliseconds. `recordingPid` writes the
+    /// holder's pid into the file (the writer does; a read-only holder cannot).
+    static func acquire(path: String, library: String, timeout: Duration, recordingPid: Bool = true) throws(EventLogError) -> WriterLock {
+        let file = try open(path, library: library, writable: recordingPid)
         let clock = ContinuousClock()
         let start = clock.now
         var pause = Duration.milliseconds(1)
         while flock(file.descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .io(operation: "lock", path: path, errno: errno)
+                throw .system("lock", path: path, errno: errno)
             }
             let waited = clock.now - start
             guard waited < timeout else {
@@ -39,8 +35,27 @@ final class WriterLock {
             usleep(useconds_t(max(nanoseconds / 1000, 100)))
             pause = min(pause * 2, .milliseconds(20))
         }
-        try? file.truncate(to: 0)
-        try? file.write(Array("\(getpid())\n".utf8), at: 0)
+        if recordingPid {
+            try? file.truncate(to: 0)
+            try? file.write(Array("\(getpid())\n".utf8), at: 0)
+        }
         return WriterLock(file: file)
+    }
+
+    /// Opens the lock file without following a link: for writing (created when missing), or, for a holder
+    /// that writes nothing, read-only when the library cannot be written.
+    private static func open(_ path: String, library: String, writable: Bool) throws(EventLogError) -> File {
+        do {
+            return try File.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW)
+        } catch {
+            guard case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM else {
+                if case .io(_, _, ELOOP) = error {
+                    throw .libraryNotWritable(path: library, reason: "its LOCK file is a symbolic link; remove it")
+                }
+                throw error
+            }
+            if !writable, let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW) { return file }
+            throw .libraryNotWritable(path: library, reason: String(cString: strerror(code)))
+        }
     }
 }

@@ -100,6 +100,19 @@ public final class EventLog {
         return try body(LogWriter(log: self, recovery: recovery))
     }
 
+    /// Runs `body` holding the writer lock, after catching up with the log, without repairing or
+    /// appending anything: for keeping derived state (read models) in step with the log while no
+    /// command writes. It never changes the log, and it works on a library this process cannot write,
+    /// as long as its `LOCK` file exists (otherwise it throws ``EventLogError/libraryNotWritable(path:reason:)``).
+    @discardableResult
+    public func withWriterLock<Result>(_ body: () throws -> Result) throws -> Result {
+        precondition(!isWriting, "EventLog.withWriterLock cannot be used inside EventLog.write")
+        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout, recordingPid: false)
+        defer { withExtendedLifetime(lock) {} }
+        _ = try synchronize(repair: false)
+        return try body()
+    }
+
     /// Each segment's generation, which the sorted index remembers to notice compaction.
     var generations: [UInt32: UInt32] {
         Dictionary(uniqueKeysWithValues: segments.map { ($0.number, $0.header.generation) })

@@ -24,6 +24,15 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
 
     // The operating system said no.
     case io(operation: String, path: String, errno: Int32)
+    /// The file system has no room left (ENOSPC, or EDQUOT: the user's quota). Nothing half-written is
+    /// kept; once space is freed the same command works.
+    case diskFull(operation: String, path: String)
+
+    /// The error a failed system call stands for: ``diskFull(operation:path:)`` when the file system is
+    /// full, ``io(operation:path:errno:)`` otherwise.
+    static func system(_ operation: String, path: String, errno code: Int32) -> EventLogError {
+        code == ENOSPC || code == EDQUOT ? .diskFull(operation: operation, path: path) : .io(operation: operation, path: path, errno: code)
+    }
 
     public var description: String {
         switch self {
@@ -61,6 +70,9 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
             return "blob \(ref.sha256) is damaged: \(reason). Restore it from a backup."
         case let .io(operation, path, code):
             return "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))."
+        case let .diskFull(operation, path):
+            return "the disk is full: \(operation) \(path) found no space left. Nothing was half-written; "
+                + "free some space and run the command again."
         }
     }
 }

@@ -20,7 +20,7 @@ final class File {
 
     static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(EventLogError) -> File {
         let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .io(operation: "open", path: path, errno: errno) }
+        guard fd >= 0 else { throw .system("open", path: path, errno: errno) }
         return File(descriptor: fd, path: path)
     }
 
@@ -31,7 +31,7 @@ final class File {
     /// The file's current size in bytes.
     func size() throws(EventLogError) -> UInt64 {
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .io(operation: "stat", path: path, errno: errno) }
+        guard fstat(descriptor, &info) == 0 else { throw .system("stat", path: path, errno: errno) }
         return UInt64(info.st_size)
     }
 
@@ -42,7 +42,7 @@ final class File {
             let n = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .io(operation: "read", path: path, errno: errno)
+                throw .system("read", path: path, errno: errno)
             }
             if n == 0 { break }
             done += n
@@ -70,7 +70,7 @@ final class File {
             let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
-                throw .io(operation: "write", path: path, errno: errno)
+                throw .system("write", path: path, errno: errno)
             }
             done += n
         }
@@ -82,12 +82,12 @@ final class File {
 
     /// Flushes the file's data and metadata to the disk.
     func sync() throws(EventLogError) {
-        guard fsync(descriptor) == 0 else { throw .io(operation: "fsync", path: path, errno: errno) }
+        guard fsync(descriptor) == 0 else { throw .system("fsync", path: path, errno: errno) }
     }
 
     func truncate(to size: UInt64) throws(EventLogError) {
         guard ftruncate(descriptor, off_t(size)) == 0 else {
-            throw .io(operation: "truncate", path: path, errno: errno)
+            throw .system("truncate", path: path, errno: errno)
         }
     }
 }
@@ -107,7 +107,7 @@ enum FileSystem {
     static func makeDirectory(_ path: String) throws(EventLogError) -> Bool {
         if mkdir(path, 0o755) == 0 { return true }
         if errno == EEXIST { return false }
-        throw .io(operation: "create folder", path: path, errno: errno)
+        throw .system("create folder", path: path, errno: errno)
     }
 
     /// Makes a directory's entries (created, renamed or removed files) durable.
@@ -118,15 +118,15 @@ enum FileSystem {
 
     /// Atomically replaces `target` with `source`.
     static func rename(_ source: String, to target: String) throws(EventLogError) {
-        guard Glibc.rename(source, target) == 0 else { throw .io(operation: "rename", path: source, errno: errno) }
+        guard Glibc.rename(source, target) == 0 else { throw .system("rename", path: source, errno: errno) }
     }
 
     static func remove(_ path: String) throws(EventLogError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw .io(operation: "remove", path: path, errno: errno) }
+        guard unlink(path) == 0 || errno == ENOENT else { throw .system("remove", path: path, errno: errno) }
     }
 
     static func contents(of directory: String) throws(EventLogError) -> [String] {
-        guard let dir = opendir(directory) else { throw .io(operation: "list", path: directory, errno: errno) }
+        guard let dir = opendir(directory) else { throw .system("list", path: directory, errno: errno) }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {

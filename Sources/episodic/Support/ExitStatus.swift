@@ -15,7 +15,8 @@ enum ExitStatus: Int32 {
     case missing = 66
     /// The log, a blob or a read model is not what was written.
     case damaged = 74
-    /// Another command changed the stream first, or held the lock too long: try again.
+    /// Another command changed the stream first, held the lock too long, or the disk is full: nothing
+    /// was written; try again (after freeing space).
     case busy = 75
 
     /// A short name for JSON error reports.
@@ -47,7 +48,7 @@ enum ExitStatus: Int32 {
         case is ProjectionError: self = .damaged
         case let error as EventLogError:
             switch error {
-            case .versionConflict, .locked: self = .busy
+            case .versionConflict, .locked, .diskFull: self = .busy
             case .libraryMissing: self = .missing
             case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: self = .damaged
             case .invalidActor, .invalidEvent, .emptyCommit: self = .usage

@@ -5,22 +5,30 @@ import Testing
 
 @Suite("Recovery on open")
 struct RecoveryTests {
-    /// Four acknowledged commits, then a fifth whose frame the tests tear.
-    func libraryWithFiveCommits() throws -> (TemporaryLibrary, payloads: [String]) {
+    /// Five commits of two events each. With `acknowledged` false, the fifth stands for one whose process
+    /// died while writing it: the stream index is left as it was before it, so nothing outside the
+    /// frame shows it was acknowledged.
+    func libraryWithFiveCommits(fifthAcknowledged acknowledged: Bool) throws -> (TemporaryLibrary, payloads: [String]) {
         let library = TemporaryLibrary()
         let log = try library.create()
         try log.write { writer in
-            for i in 1...5 {
-                try writer.append(Given.commit(
-                    Given.event("s", "Step", #"{"i":\#(i)}"#), Given.event("t", "Step", #"{"i":\#(i),"other":true}"#)))
-            }
+            for i in 1...4 { try writer.append(Self.step(i)) }
+        }
+        if acknowledged {
+            try log.write { writer in try writer.append(Self.step(5)) }
+        } else {
+            try library.keepingIndexAsItIs { _ = try log.write { writer in try writer.append(Self.step(5)) } }
         }
         return (library, try log.allPayloads())
     }
 
-    @Test("a tail torn at any byte of the last frame recovers to exactly the acknowledged commits")
+    static func step(_ i: Int) -> Commit {
+        Given.commit(Given.event("s", "Step", #"{"i":\#(i)}"#), Given.event("t", "Step", #"{"i":\#(i),"other":true}"#))
+    }
+
+    @Test("a tail torn at any byte of a commit nothing acknowledged is set aside whole, and the log goes on")
     func tornAtEveryOffset() throws {
-        let (library, payloads) = try libraryWithFiveCommits()
+        let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: false)
         let segment = library.segmentPath(1)
         let whole = try library.read(segment)
         let (frames, end) = try library.frameOffsets()
@@ -29,22 +37,33 @@ struct RecoveryTests {
 
         for cut in lastFrame..<end {
             try library.write(Array(whole.prefix(Int(cut))), to: segment)
+            let before = try library.snapshot()
 
+            // A reader stops before the torn bytes, says so, and changes nothing.
             let reader = try library.open()
             #expect(reader.head == LogPosition(8), "reader, cut at \(cut)")
-            let recovery = try reader.write { $0.recovery }
+            #expect(try reader.allPayloads() == acknowledged)
+            #expect(reader.unreadableTail?.offset == (cut == lastFrame ? nil : lastFrame))
+            #expect(try library.snapshot() == before, "a reader changed the library, cut at \(cut)")
 
+            // The writer sets them aside, byte for byte, and says what it did.
+            let recovered = try reader.write { $0.recovered }
             if cut == lastFrame {
-                #expect(recovery == nil)
+                #expect(recovered.isEmpty)
             } else {
-                #expect(recovery?.segment == "00000001.seg")
-                #expect(recovery?.offset == lastFrame)
-                #expect(recovery?.bytesCut == cut - lastFrame)
-                #expect(recovery?.lastAcknowledged == LogPosition(8))
+                let report = try #require(recovered.first)
+                #expect(recovered.count == 1)
+                #expect(report.segment == "00000001.seg")
+                #expect(report.offset == lastFrame)
+                #expect(report.bytesCut == cut - lastFrame)
+                #expect(report.lastAcknowledged == LogPosition(8))
+                #expect(try library.read(library.path + "/" + report.quarantined) == Array(whole[Int(lastFrame)..<Int(cut)]))
+                #expect(report.description.contains("set aside \(cut - lastFrame) bytes"))
             }
             #expect(try library.size(of: segment) == lastFrame)
             let reopened = try library.open()
             #expect(try reopened.allPayloads() == acknowledged, "cut at \(cut)")
+            #expect(reopened.unreadableTail == nil)
             #expect(try reopened.events(in: "s").count == 4)
         }
         // The log goes on from there: the next commit takes the first unacknowledged position.
@@ -55,19 +74,65 @@ struct RecoveryTests {
         #expect(try log.verify().isClean)
     }
 
-    @Test("a corrupt final frame is cut off and reported with the positions it would have held")
-    func corruptFinalFrame() throws {
-        let (library, payloads) = try libraryWithFiveCommits()
+    @Test("a corrupt last frame that nothing acknowledged is set aside and reported with the positions it held")
+    func corruptUnacknowledgedFrame() throws {
+        let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: false)
         let (frames, end) = try library.frameOffsets()
         try library.flipBit(in: library.segmentPath(1), at: frames.last! + 24)  // inside the compressed block
+        let damaged = try library.read(library.segmentPath(1))
 
-        let recovery = try library.open().write { $0.recovery }
+        let recovered = try library.open().write { $0.recovered }
 
-        #expect(recovery?.offset == frames.last!)
-        #expect(recovery?.bytesCut == end - frames.last!)
-        #expect(recovery?.reason.contains("checksum") == true)
-        #expect(recovery?.description.contains("The log ends at position 8") == true)
+        let report = try #require(recovered.first)
+        #expect(report.offset == frames.last!)
+        #expect(report.bytesCut == end - frames.last!)
+        #expect(report.reason.contains("checksum"))
+        #expect(report.description.contains("The log ends at position 8"))
+        #expect(try library.read(library.path + "/" + report.quarantined) == Array(damaged[Int(frames.last!)...]))
         #expect(try library.open().allPayloads() == Array(payloads.prefix(8)))
+    }
+
+    @Test("a last frame the stream index shows was acknowledged is damage: nothing is cut and writes are refused", arguments: [
+        "flipped", "truncated", "zeroed",
+    ])
+    func acknowledgedTailIsDamage(how: String) throws {
+        let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: true)
+        let (frames, end) = try library.frameOffsets()
+        let segment = library.segmentPath(1)
+        switch how {
+        case "flipped": try library.flipBit(in: segment, at: end - 3)
+        case "truncated": try library.truncate(segment, to: end - 7)
+        default: try library.write(Array(try library.read(segment).prefix(Int(frames.last!))) + Array(repeating: 0, count: Int(end - frames.last!)), to: segment)
+        }
+        let before = try library.snapshot()
+
+        let error = #expect(throws: EventLogError.self) { try library.open().write { _ in } }
+        #expect(error?.isDamage(like: .damagedLog(segment: "00000001.seg", offset: frames.last!, reason: "")) == true)
+        #expect(error?.description.contains("the stream index shows that position 10 was acknowledged") == true, "\(String(describing: error))")
+        #expect(try library.snapshot() == before, "the writer cut an acknowledged commit")
+
+        // Readers still read every commit before it, and say where the log stops.
+        let reader = try library.open()
+        #expect(try reader.allPayloads() == Array(payloads.prefix(8)))
+        #expect(reader.unreadableTail?.offset == frames.last!)
+    }
+
+    @Test("a read model's checkpoint past the head proves acknowledgement as well")
+    func witnessProvesAcknowledgement() throws {
+        let (library, _) = try libraryWithFiveCommits(fifthAcknowledged: false)
+        let (frames, _) = try library.frameOffsets()
+        try library.flipBit(in: library.segmentPath(1), at: frames.last! + 24)
+        let before = try library.snapshot()
+
+        let error = #expect(throws: EventLogError.self) {
+            try library.open().write(acknowledgedThrough: { LogPosition(10) }) { _ in }
+        }
+        #expect(error?.description.contains("the read models show that position 10 was acknowledged") == true)
+        #expect(try library.snapshot() == before)
+
+        // A witness that has seen no further than the head proves nothing: the tail is set aside.
+        let recovered = try library.open().write(acknowledgedThrough: { LogPosition(8) }) { $0.recovered }
+        #expect(recovered.first?.offset == frames.last!)
     }
 
     @Test("the report names the positions a torn commit held when its first block survived")
@@ -77,24 +142,26 @@ struct RecoveryTests {
         try Given.appended(1, to: "s", in: log)
         // A commit of about 300 KiB: the frame has several blocks, so a tear near its end leaves whole blocks.
         let big = (1...40).map { i in Given.event("big", "Chunk", #"{"i":\#(i),"text":"\#(String(repeating: "abcdefghij", count: 800))"}"#) }
-        try log.write { try $0.append(Commit(events: big, commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch)) }
+        try library.keepingIndexAsItIs {
+            _ = try log.write { try $0.append(Commit(events: big, commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch)) }
+        }
         let (frames, end) = try library.frameOffsets()
         try library.truncate(library.segmentPath(1), to: end - 10)
 
-        let recovery = try library.open().write { $0.recovery }
+        let recovery = try library.open().write { $0.recovered.first }
 
         #expect(recovery?.offset == frames.last!)
         #expect(recovery?.lastAcknowledged == LogPosition(1))
         let readable = recovery?.unacknowledged ?? []
         #expect(readable.count > 10 && readable.count < 40, "whole blocks before the tear, not the torn one")
         #expect(readable == (2..<(2 + UInt64(readable.count))).map { LogPosition($0) })
-        #expect(recovery?.description.contains("positions 2-\(readable.count + 1)") == true)
+        #expect(recovery?.description.contains("positions 2-\(readable.count + 1) were never acknowledged") == true)
         #expect(try library.open().head == LogPosition(1))
     }
 
     @Test("a flipped bit in a middle frame is an error naming the segment and byte offset")
     func flippedBitInTheMiddle() throws {
-        let (library, _) = try libraryWithFiveCommits()
+        let (library, _) = try libraryWithFiveCommits(fifthAcknowledged: true)
         let (frames, _) = try library.frameOffsets()
         try library.flipBit(in: library.segmentPath(1), at: frames[2] + 20)
         let expected = EventLogError.damagedLog(segment: "00000001.seg", offset: frames[2], reason: "")
@@ -130,18 +197,23 @@ struct RecoveryTests {
         #expect(error?.isDamage(like: .damagedLog(segment: "00000001.seg", offset: frames.last!, reason: "")) == true)
     }
 
-    @Test("a segment whose header was torn at creation is removed by the next writer")
+    @Test("a segment whose header was torn at creation is moved to quarantine by the next writer")
     func tornSegmentHeader() throws {
-        let (library, payloads) = try libraryWithFiveCommits()
-        try library.write(Array(SegmentHeader(number: 2, firstPosition: LogPosition(11), generation: 0).bytes.prefix(13)), to: library.segmentPath(2))
+        let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: true)
+        let torn = Array(SegmentHeader(number: 2, firstPosition: LogPosition(11), generation: 0).bytes.prefix(13))
+        try library.write(torn, to: library.segmentPath(2))
 
-        #expect(try library.open().allPayloads() == payloads)
-        let recovery = try library.open().write { $0.recovery }
+        let reader = try library.open()
+        #expect(try reader.allPayloads() == payloads)
+        #expect(reader.unreadableTail?.segment == "00000002.seg")
+        let recovery = try library.open().write { $0.recovered.first }
 
         #expect(recovery?.segment == "00000002.seg")
         #expect(recovery?.bytesCut == 13)
         #expect(recovery?.lastAcknowledged == LogPosition(10))
         #expect(!FileManager.default.fileExists(atPath: library.segmentPath(2)))
+        #expect(try library.read(library.path + "/" + (recovery?.quarantined ?? "")) == torn)
+        #expect(try library.open().write { try $0.append(Self.step(6)) }.positions.lowerBound == LogPosition(11))
     }
 
     @Test("a damaged header on a last segment that holds commits is damage: the segment is kept")
@@ -177,5 +249,18 @@ extension EventLogError {
         guard case let .damagedLog(segment, offset, _) = self, case let .damagedLog(otherSegment, otherOffset, _) = other
         else { return false }
         return segment == otherSegment && offset == otherOffset
+    }
+}
+
+extension TemporaryLibrary {
+    /// Runs `body`, then puts the stream index back as it was before: what a crash between an append
+    /// and the index update leaves behind, since the writer indexes a commit only once it is on disk.
+    func keepingIndexAsItIs(_ body: () throws -> Void) throws {
+        let index = path + "/index", saved = folder + "/index-saved"
+        try? FileManager.default.removeItem(atPath: saved)
+        try FileManager.default.copyItem(atPath: index, toPath: saved)
+        try body()
+        try FileManager.default.removeItem(atPath: index)
+        try FileManager.default.moveItem(atPath: saved, toPath: index)
     }
 }

@@ -64,7 +64,7 @@ struct VerificationTests {
         // Forge a frame by hand: position 4 (3 is missing), and version 5 of stream s (3 and 4 are missing).
         var line: [UInt8] = []
         let commit = Given.commit(Given.event("s"))
-        EnvelopeEncoder(commit: commit).appendLine(for: commit.events[0], position: LogPosition(4), version: 5, to: &line)
+        EnvelopeEncoder(commit: commit).appendLine(for: commit.events[0], position: LogPosition(4), version: 5, previous: nil, to: &line)
         let segment = library.segmentPath(1)
         try library.write(try library.read(segment) + LZ4Frame.compress(line), to: segment)
 
@@ -102,21 +102,21 @@ struct LibraryTests {
         try Given.appended(2, to: "s", in: log)
 
         // A newer FORMAT file.
-        try library.write(Array("episodic library format 2\n".utf8), to: library.path + "/FORMAT")
+        try library.write(Array("episodic library format 3\n".utf8), to: library.path + "/FORMAT")
         var before = try library.snapshot()
         let error = #expect(throws: EventLogError.self) { try library.open() }
-        #expect(error == .newerFormat(file: library.path + "/FORMAT", found: 2, supported: 1))
+        #expect(error == .newerFormat(file: library.path + "/FORMAT", found: 3, supported: 2))
         #expect(error?.description.contains("Upgrade Episodic") == true)
         #expect(throws: EventLogError.self) { try library.create() }
         #expect(try library.snapshot() == before)
 
         // A segment written in a newer format.
-        try library.write(Array("episodic library format 1\n".utf8), to: library.path + "/FORMAT")
+        try library.write(Array("episodic library format 2\n".utf8), to: library.path + "/FORMAT")
         var segment = try library.read(library.segmentPath(1))
-        segment[16] = 2
+        segment[16] = 3
         try library.write(segment, to: library.segmentPath(1))
         before = try library.snapshot()
-        #expect(throws: EventLogError.newerFormat(file: library.segmentPath(1), found: 2, supported: 1)) {
+        #expect(throws: EventLogError.newerFormat(file: library.segmentPath(1), found: 3, supported: 2)) {
             try library.open()
         }
         #expect(try library.snapshot() == before)

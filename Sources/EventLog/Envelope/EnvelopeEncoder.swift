@@ -21,8 +21,11 @@ struct EnvelopeEncoder {
         }
     }
 
-    /// Appends one event's line, newline included.
-    func appendLine(for event: ProposedEvent, position: LogPosition, version: Int, to out: inout [UInt8]) {
+    /// Appends one event's line, newline included. The first line of a commit carries `previous`, the
+    /// hash of the commit before it (see ``CommitHash``); the others carry none.
+    func appendLine(
+        for event: ProposedEvent, position: LogPosition, version: Int, previous: CommitHash?, to out: inout [UInt8]
+    ) {
         out.append(contentsOf: #"{"position":"#.utf8)
         appendDecimal(position.rawValue, to: &out)
         out.append(contentsOf: #","stream":""#.utf8)
@@ -35,6 +38,11 @@ struct EnvelopeEncoder {
         appendDecimal(UInt64(event.schemaVersion), to: &out)
         out.append(UInt8(ascii: ","))
         out.append(contentsOf: shared)
+        if let previous {
+            out.append(contentsOf: #","prev":""#.utf8)
+            out.append(contentsOf: previous.hex.utf8)
+            out.append(UInt8(ascii: "\""))
+        }
         if !event.blobs.isEmpty {
             out.append(contentsOf: #","blobs":["#.utf8)
             for (i, blob) in event.blobs.enumerated() {

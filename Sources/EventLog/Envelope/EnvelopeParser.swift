@@ -58,7 +58,7 @@ enum EnvelopeParser {
         var position: Int64?, version: Int64?, schema: Int64?
         var stream: Range<Int>?, type: Range<Int>?, time: Range<Int>?, actor: Range<Int>?, command: Range<Int>?
         var actorEscaped = false
-        var undoes: Range<Int>?, blobs: Range<Int>?, data: Range<Int>?
+        var undoes: Range<Int>?, previous: Range<Int>?, blobs: Range<Int>?, data: Range<Int>?
 
         while data == nil {
             guard let (key, _) = text.string(), text.consume(UInt8(ascii: ":")) else {
@@ -78,6 +78,9 @@ enum EnvelopeParser {
                 actorEscaped = value?.escaped ?? false
             case .command: command = text.string()?.range
             case .undoes: undoes = text.string()?.range
+            case .prev:
+                guard let value = text.string() else { throw .malformed("prev is not a string") }
+                previous = value.range
             case .blobs:
                 let start = text.index
                 guard text.skipValue() else { throw .malformed("blobs is not valid JSON") }
@@ -116,6 +119,9 @@ enum EnvelopeParser {
             }
             guard CommandID(String(decoding: UnsafeRawBufferPointer(rebasing: line[command]), as: UTF8.self)) != nil
             else { throw .malformed("command is not a UUID") }
+            if let previous, CommitHash(hex: UnsafeRawBufferPointer(rebasing: line[previous])) == nil {
+                throw .malformed("prev is not 64 lowercase hex digits")
+            }
             if let blobs, blobRefs(in: UnsafeRawBufferPointer(rebasing: line[blobs])) == nil {
                 throw .malformed("blobs must be a list of {\"sha256\", \"bytes\"}")
             }
@@ -124,7 +130,7 @@ enum EnvelopeParser {
             line: line, position: LogPosition(UInt64(position)), streamVersion: Int(version),
             schemaVersion: Int(schema), streamRange: stream, typeRange: type, timeRange: time,
             actorRange: actor, actorEscaped: actorEscaped, commandRange: command, undoesRange: undoes,
-            blobsRange: blobs, dataRange: data!)
+            previousRange: previous, blobsRange: blobs, dataRange: data!)
     }
 
     /// Parses `[{"sha256":"…","bytes":N},…]`.
@@ -153,7 +159,7 @@ enum EnvelopeParser {
         return text.consume(UInt8(ascii: "]")) ? refs : nil
     }
 
-    private enum Member { case position, stream, version, type, schema, time, actor, command, undoes, blobs, data }
+    private enum Member { case position, stream, version, type, schema, time, actor, command, undoes, prev, blobs, data }
 
     @inline(__always)
     private static func name(_ key: UnsafeRawBufferPointer) -> Member? {
@@ -163,7 +169,7 @@ enum EnvelopeParser {
                 && memcmp(key.baseAddress!, word.utf8Start, key.count) == 0
         }
         switch first {
-        case UInt8(ascii: "p"): return matches("position") ? .position : nil
+        case UInt8(ascii: "p"): return matches("position") ? .position : matches("prev") ? .prev : nil
         case UInt8(ascii: "s"): return matches("stream") ? .stream : matches("schema") ? .schema : nil
         case UInt8(ascii: "v"): return matches("version") ? .version : nil
         case UInt8(ascii: "t"): return matches("type") ? .type : matches("time") ? .time : nil

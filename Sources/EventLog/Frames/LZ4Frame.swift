@@ -58,6 +58,23 @@ enum LZ4Frame {
         return size <= UInt64(maximumContentSize) ? Int(size) : nil
     }
 
+    /// LZ4 turns at most about 255 bytes of content into one byte of frame, so a header that declares
+    /// more than this for a frame of `frameLength` bytes is damaged: trusting it would allocate for
+    /// content that cannot be there.
+    static func mostContent(fromFrameOf frameLength: Int) -> Int { frameLength &* 256 &+ (1 << 16) }
+
+    /// What the frame's descriptor says that the log never writes, if anything: the writer always
+    /// records the content size of non-empty content, and uses neither dictionaries nor block checksums.
+    static func unwrittenDescriptorFeature(_ frame: UnsafeRawBufferPointer) -> String? {
+        guard frame.count >= 6 else { return nil }
+        let flags = frame[4]
+        if flags & 0b1 != 0 { return "its descriptor names a dictionary, which the log never uses" }
+        if flags & 0b1_0000 != 0 { return "its descriptor turns on block checksums, which the log never writes" }
+        if flags & 0b100 == 0 { return "its descriptor turns off the content checksum, which the log always writes" }
+        if flags & 0b1000 == 0 { return "its descriptor has no content size, which the log always writes" }
+        return nil
+    }
+
     /// How hard to compress: the fast default for commits, LZ4-HC for compaction and archives.
     struct Settings {
         /// 0 for LZ4's fast mode; 3 to 12 for LZ4-HC.
@@ -116,6 +133,9 @@ final class LZ4Decoder {
     /// stops allocating.
     func decode(_ frame: UnsafeRawBufferPointer, into buffer: ByteBuffer, checkingChecksum: Bool = true) throws(Failure) -> Int {
         if let size = LZ4Frame.declaredContentSize(frame) {
+            guard size <= LZ4Frame.mostContent(fromFrameOf: frame.count) else {
+                throw Failure(reason: "its header declares \(size) bytes of content, more than \(frame.count) bytes can hold")
+            }
             buffer.reserve(size)
             let produced = try run(frame, into: buffer.storage, capacity: size, stable: true, checkingChecksum: checkingChecksum)
             guard produced.finished, produced.output == size else {
@@ -129,7 +149,9 @@ final class LZ4Decoder {
             buffer.reserve(capacity)
             let produced = try run(frame, into: buffer.storage, capacity: capacity, stable: true, checkingChecksum: checkingChecksum)
             if produced.finished { return produced.output }
-            guard capacity < LZ4Frame.maximumContentSize else { throw Failure(reason: "frame is truncated") }
+            guard capacity < min(LZ4Frame.maximumContentSize, LZ4Frame.mostContent(fromFrameOf: frame.count)) else {
+                throw Failure(reason: "frame is truncated")
+            }
             capacity *= 2
         }
     }
@@ -143,7 +165,8 @@ final class LZ4Decoder {
 
     /// Decodes as much of a damaged or torn frame as liblz4 will; for recovery reports only.
     func decodePrefix(_ frame: UnsafeRawBufferPointer) -> [UInt8] {
-        let buffer = ByteBuffer(capacity: max(LZ4Frame.declaredContentSize(frame) ?? 0, 1 << 16))
+        let declared = min(LZ4Frame.declaredContentSize(frame) ?? 0, LZ4Frame.mostContent(fromFrameOf: frame.count))
+        let buffer = ByteBuffer(capacity: max(declared, 1 << 16))
         let produced = try? run(frame, into: buffer.storage, capacity: buffer.capacity, stable: false)
         return Array(buffer.bytes(0..<(produced?.output ?? 0)))
     }

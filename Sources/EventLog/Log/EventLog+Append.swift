@@ -15,7 +15,16 @@ extension EventLog {
             versions[stream] = current
         }
 
-        // Encode the commit as JSON lines, then as one frame.
+        // Encode the commit as JSON lines, the first chained to the commit before, then as one frame.
+        try upgradeFormatIfNeeded()
+        let previous: CommitHash
+        do {
+            previous = try previousForNextCommit()
+        } catch let error as EventLogError {
+            throw error
+        } catch {
+            throw .damagedLog(segment: segments.last?.name ?? "(none)", offset: 0, reason: "the last commit cannot be read: \(error)")
+        }
         let encoder = EnvelopeEncoder(commit: commit)
         lineBuffer.removeAll(keepingCapacity: true)
         var lineOffsets: [UInt32] = []
@@ -26,7 +35,8 @@ extension EventLog {
             let version = versions[event.stream]! + 1
             versions[event.stream] = version
             lineOffsets.append(UInt32(lineBuffer.count))
-            encoder.appendLine(for: event, position: position, version: version, to: &lineBuffer)
+            encoder.appendLine(
+                for: event, position: position, version: version, previous: lineOffsets.count == 1 ? previous : nil, to: &lineBuffer)
         }
         frameBuffer.removeAll(keepingCapacity: true)
         lineBuffer.withUnsafeBytes { LZ4Frame.compress($0, into: &frameBuffer) }
@@ -55,6 +65,7 @@ extension EventLog {
                 streamHash: streamHash(event.stream), position: first.rawValue + UInt64(i),
                 segment: segment.number, frameOffset: UInt32(offset), lineOffset: lineOffsets[i]))
         }
+        rememberChainTip(lineBuffer.withUnsafeBytes(CommitHash.of))
         persistIndex()
         for (stream, version) in versions { knownVersions[stream] = version }
         let written = Set(commit.events.map(\.stream))

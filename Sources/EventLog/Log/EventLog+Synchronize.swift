@@ -5,17 +5,22 @@ extension EventLog {
     ///
     /// Starts from the index's newest entry (checking that its frame is still there) rather than from the
     /// beginning, so opening costs one frame plus whatever was appended since the index was written.
-    /// A damaged frame at the very end of the last segment, with nothing valid after it, is a torn write:
-    /// with `repair` (under the writer lock) it is cut off and reported; without, it is just not read.
-    /// Damage anywhere else is an error naming the segment and byte offset.
-    func synchronize(repair: Bool, trustingIndex: Bool = true) throws(EventLogError) -> RecoveryReport? {
+    /// A bad frame at the very end of the last segment, with nothing valid after it, is a torn write
+    /// unless something shows it was acknowledged: with `repair` (under the writer lock) it is set aside
+    /// into `quarantine/` and reported; without, it is just not read (``unreadableTail`` says so).
+    /// Damage anywhere else, or a bad tail that was acknowledged, is an error naming the segment and
+    /// byte offset.
+    func synchronize(repair: Bool, trustingIndex: Bool = true) throws(EventLogError) -> [RecoveryReport] {
         let headBefore = head
         defer { if head != headBefore || !trustingIndex { knownVersions = [:] } }
         readFiles = [:]
+        unreadableTail = nil
         maintenance.decodedFrame = nil
-        let listing = try listSegments(repair: repair)
+        let listing = try listSegments()
         segments = listing.segments
         if trustingIndex { index.load(generations: generations) } else { index.reset() }
+        // Index entries are written only after their commit is on disk: what the index covers was acknowledged.
+        let indexClaim = LogPosition(index.covered)
 
         var start = (segment: 0, offset: UInt64(SegmentHeader.size))
         head = .none
@@ -27,14 +32,22 @@ extension EventLog {
         } else {
             index.reset()
         }
-        var recovery = try scan(from: start, repair: repair)
-        if let removed = listing.removedTornSegment, recovery == nil {
-            recovery = RecoveryReport(
-                segment: removed.name, offset: 0, bytesCut: removed.size,
-                reason: "its header was torn while the segment was being created",
-                lastAcknowledged: head, unacknowledged: [])
+        var recovered: [RecoveryReport] = []
+        if let report = try scan(from: start, repair: repair, indexClaim: indexClaim) { recovered.append(report) }
+        if let torn = listing.tornLastSegment {
+            if repair {
+                try refuseIfAcknowledged(segment: torn.name, offset: 0, reason: "its header is not a segment header", indexClaim: indexClaim)
+                let path = try quarantine(segmentFile: layout.segmentPath(torn.number), name: torn.name)
+                recovered.append(RecoveryReport(
+                    segment: torn.name, offset: 0, bytesCut: torn.size,
+                    reason: "its header was torn while the segment was being created", quarantined: path,
+                    lastAcknowledged: head, unacknowledged: []))
+            } else if unreadableTail == nil {
+                unreadableTail = UnreadableTail(
+                    segment: torn.name, offset: 0, bytes: torn.size, reason: "its header is not a segment header")
+            }
         }
-        return recovery
+        return recovered
     }
 
     /// Whether the event the index entry points at is really there.
@@ -44,7 +57,9 @@ extension EventLog {
 
     /// Reads frames from `start` to the end of the log, indexing every event not yet indexed and checking
     /// that positions follow on without gaps.
-    private func scan(from start: (segment: Int, offset: UInt64), repair: Bool) throws(EventLogError) -> RecoveryReport? {
+    private func scan(
+        from start: (segment: Int, offset: UInt64), repair: Bool, indexClaim: LogPosition
+    ) throws(EventLogError) -> RecoveryReport? {
         var offset = start.offset
         let resumingFromIndex = head != .none
         for at in start.segment..<segments.count {
@@ -67,7 +82,7 @@ extension EventLog {
                         length = try maintenance.decode(bytes)
                     } catch {
                         bad = (frameOffset, "its checksum or content does not match (\(error.reason))")
-                        return try handleBadFrame(at: at, bad, repair: repair)
+                        return try handleBadFrame(at: at, bad, repair: repair, indexClaim: indexClaim)
                     }
                     try indexLines(length: length, segment: segment, frameOffset: frameOffset)
                     continue
@@ -77,7 +92,7 @@ extension EventLog {
                     bad = (frameOffset, reason)
                 }
                 if bad.reason.isEmpty { break }
-                return try handleBadFrame(at: at, bad, repair: repair)
+                return try handleBadFrame(at: at, bad, repair: repair, indexClaim: indexClaim)
             }
             offset = UInt64(SegmentHeader.size)
         }
@@ -119,7 +134,7 @@ extension EventLog {
 
     /// A frame that cannot be read: the torn tail of a crash, or damage.
     private func handleBadFrame(
-        at segmentIndex: Int, _ bad: (offset: UInt64, reason: String), repair: Bool
+        at segmentIndex: Int, _ bad: (offset: UInt64, reason: String), repair: Bool, indexClaim: LogPosition
     ) throws(EventLogError) -> RecoveryReport? {
         let segment = segments[segmentIndex]
         let isLast = segmentIndex == segments.count - 1
@@ -128,16 +143,42 @@ extension EventLog {
         guard isLast, !containsValidFrame(rest, after: 1) else {
             throw .damagedLog(segment: segment.name, offset: bad.offset, reason: bad.reason)
         }
-        // A torn tail: never acknowledged, so it is not part of the log.
+        // A reader stops before the bytes and changes nothing. It does not judge them: a writer may be
+        // appending them right now, and the index it loaded may already name them.
         segments[segmentIndex].size = bad.offset
-        guard repair else { return nil }
-        let writable = try File.open(segment.path, flags: O_WRONLY)
+        guard repair else {
+            unreadableTail = UnreadableTail(segment: segment.name, offset: bad.offset, bytes: UInt64(rest.count), reason: bad.reason)
+            return nil
+        }
+        // The writer, alone under the lock: a torn tail is never acknowledged, so it is not part of the log.
+        try refuseIfAcknowledged(segment: segment.name, offset: bad.offset, reason: bad.reason, indexClaim: indexClaim)
+        let kept = try quarantine(rest, from: segment.name, at: bad.offset)
+        let writable = try File.open(segment.path, flags: O_WRONLY | O_NOFOLLOW)
         try writable.truncate(to: bad.offset)
         try writable.sync()
         readFiles[segment.number] = nil
         return RecoveryReport(
-            segment: segment.name, offset: bad.offset, bytesCut: UInt64(rest.count), reason: bad.reason,
+            segment: segment.name, offset: bad.offset, bytesCut: UInt64(rest.count), reason: bad.reason, quarantined: kept,
             lastAcknowledged: head, unacknowledged: readablePositions(inTorn: rest))
+    }
+
+    /// Throws when the stream index as found on disk, or the writer's witness (a read model's checkpoint),
+    /// shows that a commit after the head was acknowledged: the bad bytes where it should be are damage,
+    /// and are never cut.
+    private func refuseIfAcknowledged(segment: String, offset: UInt64, reason: String, indexClaim: LogPosition) throws(EventLogError) {
+        let proof: (position: LogPosition, source: String)?
+        if indexClaim > head {
+            proof = (indexClaim, "the stream index")
+        } else if let witness = acknowledgementWitness?(), witness > head {
+            proof = (witness, "the read models")
+        } else {
+            proof = nil
+        }
+        guard let proof else { return }
+        throw .damagedLog(
+            segment: segment, offset: offset,
+            reason: "\(reason); \(proof.source) show\(proof.source.hasSuffix("s") ? "" : "s") that position \(proof.position) was acknowledged, "
+                + "so this is damage, not a torn write. The log is left as it is and writes are refused until it is repaired")
     }
 
     /// Whether a whole, valid frame starts anywhere in `bytes` at or after `start`.
@@ -168,15 +209,16 @@ extension EventLog {
         return positions
     }
 
-    /// The segment files, numbered 1... without gaps. A last segment whose header is torn (a crash while
-    /// it was being created, before any commit in it was acknowledged) is removed when repairing.
-    private func listSegments(repair: Bool) throws(EventLogError)
-        -> (segments: [Segment], removedTornSegment: (name: String, size: UInt64)?)
+    /// The segment files, numbered 1... without gaps. A last segment whose header is torn, holding no
+    /// valid frame (a crash while it was being created, before any commit in it was acknowledged), is
+    /// left out and returned apart, for the writer to set aside.
+    private func listSegments() throws(EventLogError)
+        -> (segments: [Segment], tornLastSegment: (number: UInt32, name: String, size: UInt64)?)
     {
         let names = try FileSystem.contents(of: layout.logDirectory)
         let numbers = names.compactMap(Segment.number(inName:)).sorted()
         var found: [Segment] = []
-        var removed: (name: String, size: UInt64)?
+        var torn: (number: UInt32, name: String, size: UInt64)?
         for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else { throw .missingSegment(name: Segment.name(of: UInt32(i + 1))) }
             let path = layout.segmentPath(number)
@@ -195,11 +237,7 @@ extension EventLog {
                 guard i == numbers.count - 1, !containsValidFrame(whole, after: 0) else {
                     throw .damagedLog(segment: Segment.name(of: number), offset: 0, reason: "its header is not a segment header")
                 }
-                if repair {
-                    try FileSystem.remove(path)
-                    try FileSystem.syncDirectory(layout.logDirectory)
-                    removed = (Segment.name(of: number), size)
-                }
+                torn = (number, Segment.name(of: number), size)
                 break
             }
             guard header.number == number else {
@@ -207,12 +245,13 @@ extension EventLog {
             }
             found.append(Segment(header: header, path: path, size: size))
         }
-        // Leftovers of an interrupted compaction go only once every segment is known to be readable.
-        if repair {
-            for name in names where name.hasSuffix(".compacting") {
-                try FileSystem.remove(layout.logDirectory + "/" + name)
-            }
+        return (found, torn)
+    }
+
+    /// Leftovers of an interrupted compaction: removed by the writer, once every segment is known to be readable.
+    func removeCompactionLeftovers() throws(EventLogError) {
+        for name in try FileSystem.contents(of: layout.logDirectory) where name.hasSuffix(".compacting") {
+            try FileSystem.remove(layout.logDirectory + "/" + name)
         }
-        return (found, removed)
     }
 }

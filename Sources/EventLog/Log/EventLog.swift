@@ -38,7 +38,7 @@ public final class EventLog {
     public let options: Options
     /// Heavy content, referenced from events by sha256.
     public let blobs: BlobStore
-    let layout: LibraryLayout
+    var layout: LibraryLayout
 
     /// The newest acknowledged event this instance knows of; ``LogPosition/none`` for an empty log.
     public internal(set) var head: LogPosition = .none
@@ -52,6 +52,13 @@ public final class EventLog {
     /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
     /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).
     var knownVersions: [StreamID: Int] = [:]
+    /// The hash of the last commit, so that a writer reads it back once, not per commit.
+    var chainTip: ChainTip?
+    /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
+    /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
+    public internal(set) var unreadableTail: UnreadableTail?
+    /// The writer's witness of acknowledgement from outside the log (see ``write(acknowledgedThrough:_:)``).
+    var acknowledgementWitness: (() -> LogPosition)?
 
     // Writer state, valid only inside `write`.
     var isWriting = false
@@ -82,22 +89,30 @@ public final class EventLog {
 
     /// Runs `body` as the library's only writer.
     ///
-    /// Takes the writer lock (waiting up to ``Options/lockTimeout``), catches up with the log, and
-    /// repairs a torn tail left by a crash; ``LogWriter/recovery`` says what was cut. The lock is held
-    /// until `body` returns.
+    /// Takes the writer lock (waiting up to ``Options/lockTimeout``), catches up with the log, and sets
+    /// aside a torn tail left by a crash into `quarantine/`; ``LogWriter/recovered`` says what. Bytes that
+    /// something shows were acknowledged are never cut: the stream index, or `acknowledgedThrough`, the
+    /// highest position that state kept outside the log (a read model's checkpoint) has seen, asked only
+    /// when the log ends in a bad frame. Then writing is refused with
+    /// ``EventLogError/damagedLog(segment:offset:reason:)``. The lock is held until `body` returns.
     @discardableResult
-    public func write<Result>(_ body: (LogWriter) throws -> Result) throws -> Result {
+    public func write<Result>(
+        acknowledgedThrough witness: (() -> LogPosition)? = nil, _ body: (LogWriter) throws -> Result
+    ) throws -> Result {
         precondition(!isWriting, "EventLog.write is not reentrant")
         let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
         isWriting = true
+        acknowledgementWitness = witness
         defer {
             isWriting = false
+            acknowledgementWitness = nil
             appendFile = nil
             withExtendedLifetime(lock) {}
         }
-        let recovery = try synchronize(repair: true)
+        let recovered = try synchronize(repair: true)
+        try removeCompactionLeftovers()
         persistIndex()
-        return try body(LogWriter(log: self, recovery: recovery))
+        return try body(LogWriter(log: self, recovered: recovered))
     }
 
     /// Runs `body` holding the writer lock, after catching up with the log, without repairing or
@@ -139,12 +154,13 @@ public final class EventLog {
 public struct LogWriter {
     let log: EventLog
 
-    /// What was cut from the end of the log when the lock was taken, if anything.
-    public let recovery: RecoveryReport?
+    /// What was set aside from the end of the log when the lock was taken: usually nothing, one torn
+    /// commit after a crash.
+    public let recovered: [RecoveryReport]
 
-    init(log: EventLog, recovery: RecoveryReport?) {
+    init(log: EventLog, recovered: [RecoveryReport]) {
         self.log = log
-        self.recovery = recovery
+        self.recovered = recovered
     }
 
     /// Appends `commit` as one frame, all or nothing, and returns once it is on disk (fsynced).

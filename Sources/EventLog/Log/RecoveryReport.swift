@@ -1,5 +1,9 @@
-/// What a writer cut from the end of the log: the remains of a commit that was never acknowledged,
-/// because its process died while writing it.
+/// What a writer set aside from the end of the log: the remains of a commit that was never
+/// acknowledged, because its process died while writing it.
+///
+/// The bytes are not deleted: they are moved to ``quarantined``, inside the library, and the segment is
+/// cut back to where they began. Only bytes that nothing shows were acknowledged are set aside (see
+/// schemas/log-format.md, "Torn tail").
 public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     /// The segment that was cut, and where.
     public var segment: String
@@ -7,6 +11,8 @@ public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     public var bytesCut: UInt64
     /// Why the bytes were not a commit.
     public var reason: String
+    /// Where the bytes now are, relative to the library folder: `quarantine/<segment>-<offset>-<ms>.torn`.
+    public var quarantined: String
     /// The log's head after the cut: every acknowledged commit is at or before it.
     public var lastAcknowledged: LogPosition
     /// The positions the torn commit would have taken, as far as its bytes could still be read.
@@ -16,12 +22,26 @@ public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         let lost: String
         if let first = unacknowledged.first, let last = unacknowledged.last {
-            lost = first == last ? "position \(first)" : "positions \(first)-\(last)"
+            lost = first == last ? "position \(first) was never acknowledged" : "positions \(first)-\(last) were never acknowledged"
         } else {
             lost = "its positions could not be read"
         }
-        return "cut \(bytesCut) bytes of an unacknowledged commit from \(segment) at byte \(offset) "
+        return "set aside \(bytesCut) bytes of an unacknowledged commit from \(segment) at byte \(offset) into \(quarantined) "
             + "(\(reason); \(lost)). The log ends at position \(lastAcknowledged); the next commit takes "
             + "position \(lastAcknowledged.next)."
+    }
+}
+
+/// Bytes at the end of the log that are not a whole, valid commit, as a reader found them: it stops
+/// before them and changes nothing; the next writer sets them aside, or refuses to write if something
+/// shows they were acknowledged.
+public struct UnreadableTail: Sendable, Equatable, CustomStringConvertible {
+    public var segment: String
+    public var offset: UInt64
+    public var bytes: UInt64
+    public var reason: String
+
+    public var description: String {
+        "the log ends in \(bytes) bytes that are not a whole commit (\(segment) at byte \(offset): \(reason))"
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 public struct VerificationReport: Sendable, CustomStringConvertible {
     /// One thing that is not as it was written.
     public struct Problem: Sendable, Equatable, CustomStringConvertible {
-        /// The segment and byte offset, when the problem is in the log; nil for a blob.
+        /// The file (a segment's name, `FORMAT`, `ID`) and byte offset, when the problem is in one; nil
+        /// for a blob.
         public var segment: String?
         public var offset: UInt64?
         public var message: String
@@ -18,9 +19,16 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 
     public var segments = 0
     public var frames = 0
+    public var commits = 0
     public var events: UInt64 = 0
     public var streams = 0
     public var blobs = 0
+    /// The first position whose commit is chained to the one before it; nil when no commit is (a log
+    /// written entirely before format 2). Commits before it are checked for everything but the chain.
+    public var chainStart: LogPosition?
+    /// The hash of the log's last commit, in hex. Noted down somewhere else, it lets a later verify tell
+    /// whether anything up to here was changed, the last commit included.
+    public var headHash: String?
     public var problems: [Problem] = []
 
     public var isClean: Bool { problems.isEmpty }
@@ -34,89 +42,179 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
 }
 
 extension EventLog {
-    /// Reads everything and checks it: every frame's checksum, every line's JSON, positions 1, 2, 3...
-    /// without gaps, each stream's versions 1, 2, 3... without gaps, and the sha256 of every blob an
-    /// event refers to. It reports every problem it finds rather than stopping at the first.
+    /// Reads everything and checks it: the FORMAT and ID files, every field of every segment header,
+    /// every frame's descriptor and checksum, every line's JSON, positions 1, 2, 3... without gaps, each
+    /// stream's versions 1, 2, 3... without gaps, the hash chain from commit to commit, and the sha256 of
+    /// every blob an event refers to. It reports every problem it finds rather than stopping at the first.
     public func verify() throws(EventLogError) -> VerificationReport {
-        var report = VerificationReport()
-        var expected = LogPosition(1)
-        var streamVersions: [String: Int] = [:]
-        var referenced = Set<BlobRef>()
-        let segmentFiles = try FileSystem.contents(of: layout.logDirectory).compactMap(Segment.number(inName:)).sorted()
-        for (i, number) in segmentFiles.enumerated() {
-            let name = Segment.name(of: number)
-            func problem(_ offset: UInt64, _ message: String) {
-                report.problems.append(.init(segment: name, offset: offset, message: message))
-            }
+        var check = LogCheck(log: self)
+        check.checkFormatAndID()
+        try check.checkSegments()
+        check.checkBlobs()
+        return check.report
+    }
+}
+
+/// The state of one ``EventLog/verify()`` walk.
+private struct LogCheck {
+    let log: EventLog
+    var report = VerificationReport()
+    /// The library's id, from which the first commit's chain starts; nil when ID cannot be read.
+    var libraryID: LibraryID?
+    var formatVersion = LibraryLayout.formatVersion
+    var expected = LogPosition(1)
+    var streamVersions: [String: Int] = [:]
+    var referenced = Set<BlobRef>()
+    var commits = CommitWalker()
+    /// The hash of the last commit the walk finished.
+    var previousHash: CommitHash?
+
+    init(log: EventLog) { self.log = log }
+
+    mutating func problem(_ file: String?, _ offset: UInt64?, _ message: String) {
+        report.problems.append(.init(segment: file, offset: offset, message: message))
+    }
+
+    mutating func checkFormatAndID() {
+        let layout = log.layout
+        guard let bytes = try? File.openForReading(layout.formatFile).read(count: 128, at: 0) else {
+            return problem("FORMAT", 0, "cannot be read")
+        }
+        guard let version = try? LibraryLayout.parseFormat(bytes) else {
+            return problem("FORMAT", 0, "is not an Episodic FORMAT file")
+        }
+        formatVersion = version
+        if bytes != Array(LibraryLayout.formatText(version).utf8) {
+            problem("FORMAT", 0, "holds more than \"\(LibraryLayout.formatText(version).dropLast())\" and a newline")
+        }
+        libraryID = layout.readID()
+        if version >= 2, libraryID == nil {
+            problem("ID", 0, "is missing or does not hold a library id (a UUID and a newline): the first commit's chain cannot be checked")
+        }
+    }
+
+    mutating func checkSegments() throws(EventLogError) {
+        let layout = log.layout
+        let numbers = try FileSystem.contents(of: layout.logDirectory).compactMap(Segment.number(inName:)).sorted()
+        for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else {
-                report.problems.append(.init(segment: nil, offset: nil, message: "segment \(Segment.name(of: UInt32(i + 1))) is missing"))
+                problem(nil, nil, "segment \(Segment.name(of: UInt32(i + 1))) is missing")
                 break
             }
             report.segments += 1
             let file = try File.openForReading(layout.segmentPath(number))
-            let size = try file.size()
-            guard let header = try? SegmentHeader.parse(file.read(count: SegmentHeader.size, at: 0)) else {
-                problem(0, "not a valid segment header")
-                continue
-            }
-            if header.firstPosition != expected {
-                problem(24, "starts at position \(header.firstPosition), expected \(expected)")
-            }
-            var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: maintenance.fileBuffer)
-            walk: while true {
-                switch try cursor.next() {
-                case .end:
-                    break walk
-                case .incomplete(let offset):
-                    problem(offset, "an incomplete frame of \(size - offset) bytes (a torn write; the next writer cuts it off)")
-                    break walk
-                case .invalid(let offset, let reason):
-                    problem(offset, "not an LZ4 frame: \(reason)")
-                    break walk
-                case .frame(let offset, let bytes):
-                    report.frames += 1
-                    let length: Int
-                    do {
-                        length = try maintenance.decode(bytes)
-                    } catch {
-                        problem(offset, "frame fails its check: \(error.reason)")
-                        continue walk
-                    }
-                    let lines = Lines(maintenance.content.bytes(0..<length))
-                    if lines.hasUnterminatedTail { problem(offset, "the frame's last line has no newline") }
-                    for (_, line) in lines {
-                        let envelope: EventEnvelope
-                        do {
-                            envelope = try EnvelopeParser.parse(line, strict: true)
-                        } catch {
-                            problem(offset, "an event cannot be read: \(error)")
-                            continue
-                        }
-                        report.events += 1
-                        if envelope.position != expected {
-                            problem(offset, "found position \(envelope.position) where \(expected) should be")
-                        }
-                        expected = envelope.position.next
-                        let stream = envelope.stream.rawValue
-                        let previous = streamVersions[stream] ?? 0
-                        if envelope.streamVersion != previous + 1 {
-                            problem(offset, "stream \(stream) jumps from version \(previous) to \(envelope.streamVersion) at position \(envelope.position)")
-                        }
-                        streamVersions[stream] = envelope.streamVersion
-                        referenced.formUnion(envelope.blobs)
-                    }
+            try checkSegment(number, file: file)
+        }
+        if let (_, hash) = commits.finish() { report.headHash = hash.hex }
+        report.streams = streamVersions.count
+    }
+
+    private mutating func checkSegment(_ number: UInt32, file: File) throws(EventLogError) {
+        let name = Segment.name(of: number)
+        let size = try file.size()
+        let header: SegmentHeader
+        let headerBytes = try file.read(count: SegmentHeader.size, at: 0)
+        switch Result(catching: { () throws(SegmentHeader.ParseFailure) in try SegmentHeader.parse(headerBytes) }) {
+        case .success(let parsed): header = parsed
+        case .failure(.newerFormat(let version)):
+            return problem(name, 16, "its header says log format \(version), newer than this build reads")
+        case .failure: return problem(name, 0, "not a valid segment header")
+        }
+        if header.formatVersion > formatVersion {
+            problem(name, 16, "its header says log format \(header.formatVersion), but the library's FORMAT says \(formatVersion)")
+        }
+        if header.number != number { problem(name, 20, "its header names segment \(header.number)") }
+        if header.firstPosition != expected {
+            problem(name, 24, "starts at position \(header.firstPosition), expected \(expected)")
+        }
+        if header.reserved != 0 { problem(name, 36, "its reserved header word is \(header.reserved), not 0") }
+
+        var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: log.maintenance.fileBuffer)
+        while true {
+            switch try cursor.next() {
+            case .end:
+                return
+            case .incomplete(let offset):
+                return problem(name, offset, "an incomplete frame of \(size - offset) bytes (a torn write: the next writer sets it aside, unless something shows it was acknowledged)")
+            case .invalid(let offset, let reason):
+                return problem(name, offset, "not an LZ4 frame: \(reason)")
+            case .frame(let offset, let bytes):
+                report.frames += 1
+                if let feature = LZ4Frame.unwrittenDescriptorFeature(bytes) { problem(name, offset, feature) }
+                let length: Int
+                do {
+                    length = try log.maintenance.decode(bytes)
+                } catch {
+                    problem(name, offset, "frame fails its check: \(error.reason)")
+                    continue
                 }
+                let lines = Lines(log.maintenance.content.bytes(0..<length))
+                if lines.hasUnterminatedTail { problem(name, offset, "the frame's last line has no newline") }
+                for (_, line) in lines { checkLine(line, segment: name, frame: offset) }
             }
         }
-        report.streams = streamVersions.count
+    }
+
+    private mutating func checkLine(_ line: UnsafeRawBufferPointer, segment: String, frame: UInt64) {
+        let envelope: EventEnvelope
+        do {
+            envelope = try EnvelopeParser.parse(line, strict: true)
+        } catch {
+            return problem(segment, frame, "an event cannot be read: \(error)")
+        }
+        report.events += 1
+        if envelope.position != expected {
+            problem(segment, frame, "found position \(envelope.position) where \(expected) should be")
+        }
+        expected = envelope.position.next
+        let stream = envelope.stream.rawValue
+        let previous = streamVersions[stream] ?? 0
+        if envelope.streamVersion != previous + 1 {
+            problem(segment, frame, "stream \(stream) jumps from version \(previous) to \(envelope.streamVersion) at position \(envelope.position)")
+        }
+        streamVersions[stream] = envelope.streamVersion
+        referenced.formUnion(envelope.blobs)
+
+        let started = commits.started
+        if let (_, hash) = commits.add(envelope) { previousHash = hash }
+        if commits.started > started, let commit = commits.current { checkChain(commit, segment: segment, frame: frame) }
+    }
+
+    /// Holds a commit that has just started to the hash of the one before it.
+    private mutating func checkChain(_ commit: CommitWalker.Commit, segment: String, frame: UInt64) {
+        report.commits += 1
+        if commit.malformedPrevious {
+            return problem(segment, frame, "the commit at position \(commit.first) has a prev that is not 64 lowercase hex digits")
+        }
+        guard let claimed = commit.previous else {
+            if let start = report.chainStart {
+                problem(segment, frame, "the commit at position \(commit.first) carries no prev, though the chain began at position \(start): a commit was edited, or written by an older build")
+            }
+            return
+        }
+        if report.chainStart == nil { report.chainStart = commit.first }
+        let before: CommitHash
+        if let previousHash {
+            before = previousHash
+        } else if let libraryID {
+            before = .genesis(of: libraryID)
+        } else {
+            return  // ID's own problem says why this cannot be checked.
+        }
+        if claimed != before {
+            let what = previousHash == nil ? "the library's genesis hash" : "the hash of the commit before it"
+            problem(segment, frame, "the chain breaks at the commit at position \(commit.first): its prev is \(claimed), \(what) is \(before) (a frame was edited, removed, reordered or copied from another library)")
+        }
+    }
+
+    mutating func checkBlobs() {
         for ref in referenced.sorted(by: { $0.sha256 < $1.sha256 }) {
             report.blobs += 1
             do {
-                _ = try blobs.get(ref)
+                _ = try log.blobs.get(ref)
             } catch {
-                report.problems.append(.init(segment: nil, offset: nil, message: error.description))
+                problem(nil, nil, error.description)
             }
         }
-        return report
     }
 }

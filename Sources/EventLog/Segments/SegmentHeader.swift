@@ -10,17 +10,19 @@
 /// | 20-23 | segment number (the file's name) |
 /// | 24-31 | position of the segment's first event |
 /// | 32-35 | generation: 0 as appended, +1 each time compaction rewrites the segment |
-/// | 36-39 | 0, reserved |
+/// | 36-39 | 0, reserved: readers ignore it, verify reports anything else |
 struct SegmentHeader: Equatable {
     static let size = 40
     static let tag = Array("EPISODIC".utf8)
-    /// The log format this build writes, and the newest it reads.
-    static let formatVersion: UInt32 = 1
+    /// The log format this build writes into new segments, and the newest it reads: the library's.
+    static let formatVersion: UInt32 = LibraryLayout.formatVersion
 
     var number: UInt32
     var firstPosition: LogPosition
     var generation: UInt32
     var formatVersion: UInt32 = SegmentHeader.formatVersion
+    /// The reserved word as found; written as 0.
+    var reserved: UInt32 = 0
 
     var bytes: [UInt8] {
         var out: [UInt8] = []
@@ -49,11 +51,13 @@ struct SegmentHeader: Equatable {
             Array(bytes[8..<16]) == tag
         else { throw .notASegment }
         let version = bytes.littleEndian(at: 16, as: UInt32.self)
+        guard version >= 1 else { throw .notASegment }
         guard version <= formatVersion else { throw .newerFormat(version) }
         return SegmentHeader(
             number: bytes.littleEndian(at: 20, as: UInt32.self),
             firstPosition: LogPosition(bytes.littleEndian(at: 24, as: UInt64.self)),
             generation: bytes.littleEndian(at: 32, as: UInt32.self),
-            formatVersion: version)
+            formatVersion: version,
+            reserved: bytes.littleEndian(at: 36, as: UInt32.self))
     }
 }

@@ -138,3 +138,21 @@ enum FileSystem {
         return names
     }
 }
+
+extension FileSystem {
+    /// Replaces `path` with `bytes` whole or not at all: a new temporary file beside it, fsynced, renamed
+    /// over it, then the folder fsynced, so that after a crash the file holds the old bytes or the new.
+    static func writeDurably(_ bytes: [UInt8], to path: String) throws(EventLogError) {
+        let temporary = path + ".new"
+        do {
+            let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
+            try file.write(bytes, at: 0)
+            try file.sync()
+            try rename(temporary, to: path)
+            try syncDirectory((path as NSString).deletingLastPathComponent)
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
+    }
+}

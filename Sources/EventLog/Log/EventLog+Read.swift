@@ -60,7 +60,28 @@ extension EventLog {
         let last = min(end ?? head, head)
         let first = max(start, LogPosition(1))
         guard first <= last else { return }
-        var (at, offset) = startingFrame(for: first)
+        var delivered = false
+        do {
+            try scan(
+                first, through: last, startingAt: startingFrame(for: first), checkingChecksums: checkingChecksums, parse: parse
+            ) { parsed in
+                delivered = true
+                try deliver(parsed)
+            }
+        } catch let error as EventLogError where !delivered && index.start(for: first.rawValue) != nil {
+            // The index is derived and may be wrong: what it pointed at did not lead to the position.
+            // Start again from the segment's first frame, which only the log itself decides.
+            _ = error
+            try scan(first, through: last, startingAt: segmentStart(for: first), checkingChecksums: checkingChecksums, parse: parse, deliver: deliver)
+        }
+    }
+
+    private func scan<Parsed>(
+        _ first: LogPosition, through last: LogPosition, startingAt start: (Int, UInt64), checkingChecksums: Bool,
+        parse: (UnsafeRawBufferPointer) throws(EnvelopeParser.Failure) -> (LogPosition, Parsed?),
+        deliver: (Parsed) throws -> Void
+    ) throws {
+        var (at, offset) = start
         var expected: LogPosition?
         let reader = FrameReader(readAhead: FrameReader.scanReadAhead)
         while at < segments.count {
@@ -123,17 +144,24 @@ extension EventLog {
     /// the stream's length, not the log's.
     public func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
         var delivered = 0
-        for attempt in 0..<2 {
+        do {
+            try readIndexed(stream: stream, after: &delivered, body)
+        } catch is IndexMismatch {
+            // The index disagrees with the log (written before a crash or a compaction, or damaged):
+            // rebuild it from the log and try once more. `body`'s own errors are not caught here.
+            try rebuildIndex()
             do {
                 try readIndexed(stream: stream, after: &delivered, body)
-                return
-            } catch let error as EventLogError where attempt == 0 {
-                _ = error
-                // The index disagrees with the log (written before a crash, or before a compaction):
-                // rebuild it from the log and try once more.
-                try rebuildIndex()
+            } catch let mismatch as IndexMismatch {
+                throw mismatch.damage
             }
         }
+    }
+
+    /// The stream index pointed at something the log does not hold: derived state to rebuild, or, when it
+    /// persists after a rebuild from the log, damage to the log itself.
+    private struct IndexMismatch: Error {
+        let damage: EventLogError
     }
 
     /// The events of one stream, copied out.
@@ -147,10 +175,12 @@ extension EventLog {
     /// earlier attempt) and counting those it hands over.
     private func readIndexed(stream: StreamID, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void) throws {
         guard let entries = index.entries(for: streamHash(stream)) else {
-            throw EventLogError.damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check")
+            throw IndexMismatch(damage: .damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check"))
         }
         var version = 0
         let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
+        // An error of `body` is the caller's: carried out of the lookup and thrown as it is.
+        var failure: (any Error)?
         for entry in entries {
             let matched: Bool? = try withEvent(at: entry, reader: reader) { envelope in
                 guard envelope.position.rawValue == entry.position else { return nil }
@@ -158,15 +188,21 @@ extension EventLog {
                 guard envelope.streamVersion == version + 1 else { return nil }
                 version += 1
                 if version > delivered {
-                    try body(envelope)
+                    do {
+                        try body(envelope)
+                    } catch {
+                        failure = error
+                        return true
+                    }
                     delivered = version
                 }
                 return true
             } ?? nil
+            if let failure { throw failure }
             if matched == nil {
-                throw EventLogError.damagedLog(
+                throw IndexMismatch(damage: .damagedLog(
                     segment: Segment.name(of: entry.segment), offset: UInt64(entry.frameOffset),
-                    reason: "the stream index does not match the log at position \(entry.position)")
+                    reason: "the event at position \(entry.position) of stream \(stream) cannot be read there"))
             }
         }
     }
@@ -190,32 +226,44 @@ extension EventLog {
     /// The version `stream` has now: the number of events in it.
     func currentVersion(of stream: StreamID) throws(EventLogError) -> Int {
         if let known = knownVersions[stream] { return known }
-        guard let entries = index.entries(for: streamHash(stream)) else {
+        let version: Int
+        if let found = try lastVersionThroughIndex(of: stream) {
+            version = found
+        } else {
+            // The index disagrees with the log: rebuilt from the log, it agrees, or the log is damaged.
             try rebuildIndex()
-            return try currentVersion(of: stream)
-        }
-        var version = 0
-        let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
-        for entry in entries.reversed() {
-            let found: Int?? = try withEvent(at: entry, reader: reader) { envelope in
-                envelope.isIn(stream) ? envelope.streamVersion : nil
+            guard let found = try lastVersionThroughIndex(of: stream) else {
+                throw .damagedLog(segment: segments.last?.name ?? "(none)", offset: 0, reason: "the last event of stream \(stream) cannot be read")
             }
-            guard let outcome = found else {
-                try rebuildIndex()
-                return try currentVersion(of: stream)
-            }
-            if let streamVersion = outcome {
-                version = streamVersion
-                break
-            }
+            version = found
         }
         knownVersions[stream] = version
         return version
     }
 
+    /// The version of the stream's newest event, read where the index says it is; nil when the index does
+    /// not lead to it.
+    private func lastVersionThroughIndex(of stream: StreamID) throws(EventLogError) -> Int? {
+        guard let entries = index.entries(for: streamHash(stream)) else { return nil }
+        let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
+        enum Found { case version(Int), otherStream, elsewhere }
+        for entry in entries.reversed() {
+            let found = try withEvent(at: entry, reader: reader) { envelope -> Found in
+                guard envelope.position.rawValue == entry.position else { return .elsewhere }
+                return envelope.isIn(stream) ? .version(envelope.streamVersion) : .otherStream
+            }
+            switch found ?? .elsewhere {
+            case .version(let version): return version
+            case .otherStream: continue  // a stream with the same hash
+            case .elsewhere: return nil
+            }
+        }
+        return 0
+    }
+
     /// Calls `body` with the event an index entry points at; nil when nothing readable is there.
     func withEvent<Result>(
-        at entry: IndexEntry, reader: FrameReader, _ body: (EventEnvelope) throws -> Result
+        at entry: IndexEntry, reader: FrameReader, _ body: (EventEnvelope) throws(EventLogError) -> Result
     ) throws(EventLogError) -> Result? {
         guard let segment = segments.first(where: { $0.number == entry.segment }),
             UInt64(entry.frameOffset) < segment.size
@@ -226,13 +274,7 @@ extension EventLog {
             var lines = Optional(Lines(reader.content.bytes(start..<length))), let (_, line) = lines.next(),
             let envelope = try? EnvelopeParser.parse(line)
         else { return nil }
-        do {
-            return try body(envelope)
-        } catch let error as EventLogError {
-            throw error
-        } catch {
-            return nil
-        }
+        return try body(envelope)
     }
 
     /// Decodes the frame at `offset` into the reader (unless it is already there); nil if it is not a valid frame.
@@ -253,10 +295,16 @@ extension EventLog {
     /// The segment (as an array index) and frame where a scan for `position` starts.
     private func startingFrame(for position: LogPosition) -> (Int, UInt64) {
         if let start = index.start(for: position.rawValue),
-            let at = segments.firstIndex(where: { $0.number == start.segment })
+            let at = segments.firstIndex(where: { $0.number == start.segment }),
+            UInt64(start.frameOffset) >= UInt64(SegmentHeader.size), UInt64(start.frameOffset) < segments[at].size
         {
             return (at, UInt64(start.frameOffset))
         }
+        return segmentStart(for: position)
+    }
+
+    /// The first frame of the segment that holds `position`, by the segments' own headers.
+    private func segmentStart(for position: LogPosition) -> (Int, UInt64) {
         let at = (segments.lastIndex { $0.header.firstPosition <= position }) ?? 0
         return (at, UInt64(SegmentHeader.size))
     }

@@ -43,11 +43,18 @@ final class MappedTail {
 
     var last: IndexEntry? { count == 0 ? nil : entry(at: count - 1) }
 
-    /// The entries of one stream, by position; nil when one of them fails its check.
+    /// Whether every entry passes its check and holds the position it should, found out on first use:
+    /// an entry whose hash was damaged would otherwise be passed over by a lookup, unseen.
+    private lazy var isWhole: Bool = (0..<count).allSatisfy { index in
+        entry(at: index)?.position == base + UInt64(index) + 1
+    }
+
+    /// The entries of one stream, by position; nil when the tail turns out to be damaged.
     func entries(for hash: UInt64) -> [IndexEntry]? {
+        guard isWhole else { return nil }
         var found: [IndexEntry] = []
         for index in 0..<count where map.littleEndian(at: Self.offset(of: index), as: UInt64.self) == hash {
-            guard let entry = entry(at: index), entry.position == base + UInt64(index) + 1 else { return nil }
+            guard let entry = entry(at: index) else { return nil }
             found.append(entry)
         }
         return found

@@ -30,55 +30,89 @@ final class SortedRun {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= Self.headerSize else { return nil }
+        guard fstat(fd, &info) == 0, info.st_size >= Self.headerSize, info.st_size < Int.max / 2 else { return nil }
         let length = Int(info.st_size)
         guard let base = mmap(nil, length, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else { return nil }
         let map = UnsafeRawBufferPointer(start: base, count: length)
-        let segmentCount = Int(map.littleEndian(at: 12, as: UInt32.self))
-        let entryCount = map.littleEndian(at: 24, as: UInt64.self)
-        let sparseCount = map.littleEndian(at: 32, as: UInt64.self)
-        let entriesOffset = Self.headerSize + segmentCount * 8
-        guard Array(map[0..<8]) == Self.tag, map.littleEndian(at: 8, as: UInt32.self) == Self.formatVersion,
-            entryCount < 1 << 40, sparseCount < 1 << 40,
-            length == entriesOffset + Int(entryCount) * IndexEntry.size + Int(sparseCount) * 16
-        else {
+        guard let layout = Self.validLayout(map) else {
             munmap(base, length)
             return nil
         }
         self.map = map
-        self.covered = map.littleEndian(at: 16, as: UInt64.self)
-        self.entryCount = Int(entryCount)
-        self.sparseCount = Int(sparseCount)
-        self.entriesOffset = entriesOffset
-        self.sparseOffset = entriesOffset + Int(entryCount) * IndexEntry.size
-        self.lastEntry = covered == 0 ? nil : IndexEntry.read(map, at: 40)
-        self.fingerprints = (0..<segmentCount).map {
-            (map.littleEndian(at: Self.headerSize + $0 * 8), map.littleEndian(at: Self.headerSize + $0 * 8 + 4))
+        self.covered = layout.covered
+        self.entryCount = layout.entryCount
+        self.sparseCount = layout.sparseCount
+        self.entriesOffset = layout.entriesOffset
+        self.sparseOffset = layout.entriesOffset + layout.entryCount * IndexEntry.size
+        self.lastEntry = layout.lastEntry
+        self.fingerprints = layout.fingerprints
+    }
+
+    /// The run's fields when every one of them agrees with the others and with the file's size: every
+    /// position 1...covered is in the run once, the header's entry is the covered one, there is one sparse
+    /// point per 256 positions and a fingerprint per segment 1...(the covered entry's). Nil otherwise:
+    /// such a run is not used.
+    private static func validLayout(_ map: UnsafeRawBufferPointer) -> (
+        covered: UInt64, entryCount: Int, sparseCount: Int, entriesOffset: Int, lastEntry: IndexEntry?,
+        fingerprints: [(segment: UInt32, generation: UInt32)]
+    )? {
+        guard Array(map[0..<8]) == tag, map.littleEndian(at: 8, as: UInt32.self) == formatVersion else { return nil }
+        let segmentCount = Int(map.littleEndian(at: 12, as: UInt32.self))
+        let covered = map.littleEndian(at: 16, as: UInt64.self)
+        let entryCount = map.littleEndian(at: 24, as: UInt64.self)
+        let sparseCount = map.littleEndian(at: 32, as: UInt64.self)
+        let entriesOffset = headerSize + segmentCount * 8
+        guard entryCount < 1 << 40, sparseCount < 1 << 40,
+            map.count == entriesOffset + Int(entryCount) * IndexEntry.size + Int(sparseCount) * 16,
+            entryCount == covered, sparseCount == (covered + sparseStep - 1) / sparseStep
+        else { return nil }
+        let lastEntry = covered == 0 ? nil : IndexEntry.read(map, at: 40)
+        if covered == 0 {
+            guard segmentCount == 0 else { return nil }
+        } else {
+            guard let lastEntry, lastEntry.position == covered, UInt64(segmentCount) == UInt64(lastEntry.segment) else { return nil }
         }
-        if covered > 0 && lastEntry == nil {
-            munmap(base, length)
-            return nil
+        var fingerprints: [(segment: UInt32, generation: UInt32)] = []
+        fingerprints.reserveCapacity(segmentCount)
+        for i in 0..<segmentCount {
+            let segment: UInt32 = map.littleEndian(at: headerSize + i * 8)
+            guard UInt64(segment) == UInt64(i) + 1 else { return nil }
+            fingerprints.append((segment, map.littleEndian(at: headerSize + i * 8 + 4)))
         }
+        return (covered, Int(entryCount), Int(sparseCount), entriesOffset, lastEntry, fingerprints)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: map.baseAddress), map.count) }
 
     func entry(at index: Int) -> IndexEntry? { IndexEntry.read(map, at: entriesOffset + index * IndexEntry.size) }
 
-    /// The entries of one stream, by position; nil when one of them fails its check (the run is damaged).
+    /// The entries of one stream, by position; nil when the run turns out to be damaged.
+    ///
+    /// The binary search reads only hashes, so every entry it steps on, the ones it returns and the two
+    /// around them must pass their check and be in order: damage anywhere on the way is noticed rather
+    /// than answered with fewer entries.
     func entries(for hash: UInt64) -> [IndexEntry]? {
         var low = 0, high = entryCount
         while low < high {
             let middle = (low + high) / 2
-            if map.littleEndian(at: entriesOffset + middle * IndexEntry.size, as: UInt64.self) < hash {
+            guard let probe = entry(at: middle) else { return nil }
+            if probe.streamHash < hash {
                 low = middle + 1
             } else {
                 high = middle
             }
         }
+        if low > 0 {
+            guard let before = entry(at: low - 1), before.streamHash < hash else { return nil }
+        }
         var found: [IndexEntry] = []
-        while low < entryCount, map.littleEndian(at: entriesOffset + low * IndexEntry.size, as: UInt64.self) == hash {
+        while low < entryCount {
             guard let entry = entry(at: low) else { return nil }
+            guard entry.streamHash == hash else {
+                guard entry.streamHash > hash else { return nil }
+                break
+            }
+            if let last = found.last, last.position >= entry.position { return nil }
             found.append(entry)
             low += 1
         }

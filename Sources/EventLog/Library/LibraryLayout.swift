@@ -28,6 +28,18 @@ struct LibraryLayout {
     var blobDirectory: String { root + "/blobs" }
     var quarantineDirectory: String { root + "/quarantine" }
 
+    /// The layout of `root` taken as this build's format, without reading its FORMAT file: for verify,
+    /// which reports that file's problems itself.
+    init(unverifiedAt root: String) {
+        self.root = root
+        self.storedVersion = Self.formatVersion
+    }
+
+    private init(root: String, storedVersion: UInt32) {
+        self.root = root
+        self.storedVersion = storedVersion
+    }
+
     func segmentPath(_ number: UInt32) -> String { logDirectory + "/" + Segment.name(of: number) }
 
     static func formatText(_ version: UInt32) -> String { "episodic library format \(version)\n" }

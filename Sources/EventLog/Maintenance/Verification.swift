@@ -47,7 +47,20 @@ extension EventLog {
     /// stream's versions 1, 2, 3... without gaps, the hash chain from commit to commit, and the sha256 of
     /// every blob an event refers to. It reports every problem it finds rather than stopping at the first.
     public func verify() throws(EventLogError) -> VerificationReport {
-        var check = LogCheck(log: self)
+        try Self.verify(layout, reader: maintenance, blobs: blobs)
+    }
+
+    /// Verifies the library at `path` without opening its log first, so that a log too damaged to
+    /// open (a gap, a frame out of place, a FORMAT file that cannot be read) still gets its full report.
+    /// Throws only when there is no library there, or a file cannot be read at all.
+    public static func verify(libraryAt path: String) throws(EventLogError) -> VerificationReport {
+        guard FileSystem.isDirectory(path) == true, FileSystem.exists(path + "/FORMAT") else { throw .libraryMissing(path: path) }
+        let layout = LibraryLayout(unverifiedAt: path)
+        return try verify(layout, reader: FrameReader(readAhead: FrameReader.scanReadAhead), blobs: BlobStore(directory: layout.blobDirectory))
+    }
+
+    private static func verify(_ layout: LibraryLayout, reader: FrameReader, blobs: BlobStore) throws(EventLogError) -> VerificationReport {
+        var check = LogCheck(layout: layout, reader: reader, blobs: blobs)
         check.checkFormatAndID()
         try check.checkSegments()
         check.checkBlobs()
@@ -57,7 +70,9 @@ extension EventLog {
 
 /// The state of one ``EventLog/verify()`` walk.
 private struct LogCheck {
-    let log: EventLog
+    let layout: LibraryLayout
+    let reader: FrameReader
+    let blobs: BlobStore
     var report = VerificationReport()
     /// The library's id, from which the first commit's chain starts; nil when ID cannot be read.
     var libraryID: LibraryID?
@@ -69,14 +84,17 @@ private struct LogCheck {
     /// The hash of the last commit the walk finished.
     var previousHash: CommitHash?
 
-    init(log: EventLog) { self.log = log }
+    init(layout: LibraryLayout, reader: FrameReader, blobs: BlobStore) {
+        self.layout = layout
+        self.reader = reader
+        self.blobs = blobs
+    }
 
     mutating func problem(_ file: String?, _ offset: UInt64?, _ message: String) {
         report.problems.append(.init(segment: file, offset: offset, message: message))
     }
 
     mutating func checkFormatAndID() {
-        let layout = log.layout
         guard let bytes = try? File.openForReading(layout.formatFile).read(count: 128, at: 0) else {
             return problem("FORMAT", 0, "cannot be read")
         }
@@ -94,7 +112,6 @@ private struct LogCheck {
     }
 
     mutating func checkSegments() throws(EventLogError) {
-        let layout = log.layout
         let numbers = try FileSystem.contents(of: layout.logDirectory).compactMap(Segment.number(inName:)).sorted()
         for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else {
@@ -129,7 +146,7 @@ private struct LogCheck {
         }
         if header.reserved != 0 { problem(name, 36, "its reserved header word is \(header.reserved), not 0") }
 
-        var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: log.maintenance.fileBuffer)
+        var cursor = FrameCursor(file: file, from: UInt64(SegmentHeader.size), end: size, buffer: reader.fileBuffer)
         while true {
             switch try cursor.next() {
             case .end:
@@ -143,12 +160,12 @@ private struct LogCheck {
                 if let feature = LZ4Frame.unwrittenDescriptorFeature(bytes) { problem(name, offset, feature) }
                 let length: Int
                 do {
-                    length = try log.maintenance.decode(bytes)
+                    length = try reader.decode(bytes)
                 } catch {
                     problem(name, offset, "frame fails its check: \(error.reason)")
                     continue
                 }
-                let lines = Lines(log.maintenance.content.bytes(0..<length))
+                let lines = Lines(reader.content.bytes(0..<length))
                 if lines.hasUnterminatedTail { problem(name, offset, "the frame's last line has no newline") }
                 for (_, line) in lines { checkLine(line, segment: name, frame: offset) }
             }
@@ -211,7 +228,7 @@ private struct LogCheck {
         for ref in referenced.sorted(by: { $0.sha256 < $1.sha256 }) {
             report.blobs += 1
             do {
-                _ = try log.blobs.get(ref)
+                _ = try blobs.get(ref)
             } catch {
                 problem(nil, nil, error.description)
             }

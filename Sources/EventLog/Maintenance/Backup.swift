@@ -45,7 +45,11 @@ extension EventLog {
     /// Throws ``BackupError/archiveExists(path:)`` when `archive` exists, unless `replacing`.
     public func backup(to archive: String, replacing: Bool = false) throws -> BackupReport {
         try BackupTarget.check(archive, replacing: replacing)
-        let snapshot = try takeSnapshot()
+        return try self.archive(try takeSnapshot(), to: archive, replacing: replacing)
+    }
+
+    /// Writes what `snapshot` holds, and the blobs its events refer to, to `archive`. No lock is needed.
+    func archive(_ snapshot: LogSnapshot, to archive: String, replacing: Bool) throws -> BackupReport {
         var referenced = Set<BlobRef>()
         // The same open files as the copy below: what is checked here is what is archived.
         try read(through: snapshot.head) { referenced.formUnion($0.blobs) }

@@ -25,6 +25,7 @@ extension EventLog {
     /// against its name, the log is verified (``verify()``), and `prepare` is called with that folder's
     /// path (to build the read models) before it is renamed to `library`. Whatever fails, that folder is
     /// removed and nothing is left at `library`.
+    @discardableResult
     public static func restore(
         archive: String, to library: String, prepare: (String) throws -> Void = { _ in }
     ) throws -> RestoreReport {

@@ -243,7 +243,7 @@ struct RestoreRefusalTests {
         }
     }
 
-    @Test("an archive cut short anywhere, or with a damaged header, is refused")
+    @Test("an archive cut short anywhere, or with a damaged header or byte, is refused")
     func truncatedAndDamaged() throws {
         let (library, entries) = try entries()
         let good = library.folder + "/good.tar"
@@ -259,6 +259,34 @@ struct RestoreRefusalTests {
         #expect(throws: BackupError.self) { try EventLog.restore(archive: path, to: library.folder + "/restored") }
         #expect(!FileSystem.exists(library.folder + "/restored"))
         #expect(entries.count > 3)
+
+        // A byte changed anywhere: refused, or (in padding) restored to a library that verifies.
+        for at in stride(from: 0, to: bytes.count, by: 29) {
+            var changed = bytes
+            changed[at] ^= 0xA5
+            try library.write(changed, to: path)
+            let restored = library.folder + "/restored-\(at)"
+            do {
+                try EventLog.restore(archive: path, to: restored)
+                #expect(try EventLog(at: restored).verify().isClean, "byte \(at)")
+            } catch is BackupError {
+                #expect(!FileSystem.exists(restored))
+            }
+        }
+    }
+
+    @Test("sizes that would overflow, in a pax record or its length, are damage and not a crash")
+    func hostileSizes() throws {
+        let (library, entries) = try entries()
+        let huge: [(TarHeader, [UInt8])] = [(TarHeader(name: "log/00000009.seg", kind: .file, size: .max), [])]
+        guard case .damagedArchive? = try refusal(huge + entries, in: library) else { Issue.record("size 2^64-1 accepted"); return }
+        for record in ["6 a=b\n9223372036854775807 path=x\n", "18446744073709551616 size=1\n", "30 size=18446744073709551615\n"] {
+            let pax = (TarHeader(name: "PaxHeaders/x", kind: .extended, size: UInt64(record.utf8.count)), Array(record.utf8))
+            guard case .damagedArchive? = try refusal([pax] + entries, in: library) else {
+                Issue.record("pax record \(record) accepted")
+                continue
+            }
+        }
     }
 
     @Test("the target must not exist or be an empty folder")

@@ -49,6 +49,8 @@ extension EventLog {
     }
 
     /// Writes what `snapshot` holds, and the blobs its events refer to, to `archive`. No lock is needed.
+    /// Call it on the instance that took the snapshot, without a ``refresh()`` in between: its reads go
+    /// through the files the snapshot opened.
     func archive(_ snapshot: LogSnapshot, to archive: String, replacing: Bool) throws -> BackupReport {
         var referenced = Set<BlobRef>()
         // The same open files as the copy below: what is checked here is what is archived.
@@ -58,9 +60,6 @@ extension EventLog {
         do {
             let writer = TarWriter(file: output.file)
             let stamp = TarStamp()
-            for (name, contents) in snapshot.topLevelFiles where name != "FORMAT" {
-                try writer.add(stamp.file(name, size: contents.count), contents: contents)
-            }
             try writer.add(stamp.folder(LibraryArchive.logFolder), contents: [])
             for segment in snapshot.segments {
                 let header = stamp.file(LibraryArchive.logFolder + segment.name, size: Int(segment.size))
@@ -81,8 +80,8 @@ extension EventLog {
                 }
                 try writer.add(stamp.file(LibraryArchive.Entry.blob(sha256: sha).name, size: stored.count), contents: stored)
             }
-            // FORMAT last, as a library is created: a folder without it is not a library yet.
-            for (name, contents) in snapshot.topLevelFiles where name == "FORMAT" {
+            // The top-level files last, FORMAT last of all (LibraryArchive.topLevelFiles).
+            for (name, contents) in snapshot.topLevelFiles {
                 try writer.add(stamp.file(name, size: contents.count), contents: contents)
             }
             try writer.finish()

@@ -2,13 +2,13 @@
 /// that `tar xf` into an empty folder gives a library.
 ///
 /// ```
-/// ID                 the library's id, when the library has one
-/// log/               then every segment, in order, the last one cut at the snapshot's head
+/// log/               every segment, in order, the last one cut at the snapshot's head
 /// log/00000001.seg
 /// blobs/             then every blob an event up to the head refers to, under its shard folder
 /// blobs/ab/
 /// blobs/ab/cdef…
-/// FORMAT             last: a folder that an interrupted `tar xf` left behind is not a library
+/// ID                 then the top-level files: the library's id, when the library has one,
+/// FORMAT             and FORMAT last of all: a folder that an interrupted `tar xf` left is not a library
 /// ```
 ///
 /// Derived state (the stream index, the read models), `LOCK` and temporary files are not part of it.
@@ -22,7 +22,8 @@ enum LibraryArchive {
         var required: Bool
     }
 
-    /// The top-level files, in the order the archive holds them: the ID first, FORMAT last of all.
+    /// The top-level files, in the order the archive holds them (after the log and the blobs) and a
+    /// restore writes them: FORMAT last of all, as at creation.
     static let topLevelFiles = [
         TopLevelFile(name: "ID", maximumBytes: 128, required: false),
         TopLevelFile(name: "FORMAT", maximumBytes: 64, required: true),

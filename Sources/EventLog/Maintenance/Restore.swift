@@ -35,7 +35,7 @@ extension EventLog {
         let staging = try target.makeStagingFolder()
         do {
             try plan.write(into: staging)
-            let restored = try RestoreSource.verified(staging, archive: archive)
+            let restored = try verifiedLog(at: staging, archive: archive)
             try prepare(staging)
             try target.install(staging)
             return RestoreReport(
@@ -46,31 +46,9 @@ extension EventLog {
             throw error
         }
     }
-}
-
-/// The archive a restore reads.
-struct RestoreSource {
-    let path: String
-    let file: File
-    let size: UInt64
-
-    init(_ path: String) throws {
-        self.path = path
-        do {
-            file = try File.open(path, flags: O_RDONLY)
-        } catch {
-            if case .io(_, _, ENOENT) = error { throw BackupError.archiveMissing(path: path) }
-            throw error
-        }
-        var info = stat()
-        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw BackupError.archiveNotAFile(path: path)
-        }
-        size = UInt64(info.st_size)
-    }
 
     /// Opens the library written at `staging` and verifies it; damage is the archive's.
-    static func verified(_ staging: String, archive: String) throws -> EventLog {
+    private static func verifiedLog(at staging: String, archive: String) throws -> EventLog {
         do {
             let log = try EventLog(at: staging)
             let report = try log.verify()
@@ -89,6 +67,29 @@ struct RestoreSource {
             }
             throw BackupError.restoredLibraryDamaged(archive: archive, problems: [problem])
         }
+    }
+}
+
+/// The archive a restore reads.
+struct RestoreSource {
+    let path: String
+    let file: File
+    let size: UInt64
+
+    init(_ path: String) throws {
+        self.path = path
+        do {
+            // Non-blocking, so that a fifo is refused rather than waited on.
+            file = try File.open(path, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            if case .io(_, _, ENOENT) = error { throw BackupError.archiveMissing(path: path) }
+            throw error
+        }
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw BackupError.archiveNotAFile(path: path)
+        }
+        size = UInt64(info.st_size)
     }
 }
 

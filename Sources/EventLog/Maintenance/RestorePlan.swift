@@ -29,7 +29,7 @@ struct RestorePlan {
             do {
                 next = try reader.next()
             } catch let failure as TarFailure {
-                if failure.offset == 0 {
+                if reader.headersRead == 0 {
                     throw BackupError.notABackup(archive: archive, entry: nil, reason: "it is not a tar archive (\(failure.reason))")
                 }
                 throw BackupError.damagedArchive(archive: archive, offset: failure.offset, reason: failure.reason)

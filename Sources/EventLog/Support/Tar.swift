@@ -162,7 +162,7 @@ struct TarHeader: Equatable {
         while at < data.count {
             guard let space = data[at...].firstIndex(of: 0x20), space - at <= 20,
                 let length = Int(String(decoding: data[at..<space], as: UTF8.self)), length > space - at + 1,
-                at + length <= data.count, data[at + length - 1] == 0x0A,
+                length <= data.count - at, data[at + length - 1] == 0x0A,
                 let equals = data[(space + 1)..<(at + length)].firstIndex(of: UInt8(ascii: "="))
             else { throw TarFailure("a pax extended header is malformed") }
             let key = String(decoding: data[(space + 1)..<equals], as: UTF8.self)

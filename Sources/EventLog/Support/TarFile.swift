@@ -77,6 +77,8 @@ struct TarReader {
     /// The file's length when the reader began.
     let size: UInt64
     private var offset: UInt64 = 0
+    /// How many header blocks have parsed so far: none means the file does not start like a tar archive.
+    private(set) var headersRead = 0
     private static let largestPaxHeader: UInt64 = 64 << 10
 
     init(file: File) throws(EventLogError) {
@@ -102,6 +104,7 @@ struct TarReader {
             } catch let failure as TarFailure {
                 throw TarFailure(failure.reason, at: start)
             }
+            headersRead += 1
             guard case .header(var header) = parsed else {
                 try checkEnd(after: start)
                 return nil
@@ -109,11 +112,10 @@ struct TarReader {
             if let path = extended.path { header.name = path }
             if let size = extended.size { header.size = size }
             let dataOffset = start + UInt64(Tar.blockSize)
-            let (end, overflow) = dataOffset.addingReportingOverflow(header.size)
-            guard !overflow, end + UInt64(Tar.padding(after: header.size)) <= size else {
+            guard header.size <= size, dataOffset + header.size + UInt64(Tar.padding(after: header.size)) <= size else {
                 throw TarFailure("the data of \"\(header.name)\" (\(header.size) bytes) runs past the end of the archive: it was cut short", at: start)
             }
-            offset = end + UInt64(Tar.padding(after: header.size))
+            offset = dataOffset + header.size + UInt64(Tar.padding(after: header.size))
             guard header.kind == .extended else {
                 return Entry(header: header, offset: start, dataOffset: dataOffset)
             }

@@ -20,7 +20,7 @@ struct EpisodicTool: ParsableCommand {
         subcommands: [
             InitCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
-            LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self,
+            LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
 }

@@ -52,7 +52,11 @@ public struct BlobStore: Sendable {
             if case .io(_, _, let code) = error, code == ENOENT { throw .blobMissing(ref) }
             throw error
         }
-        let stored = try file.readAll()
+        return try Self.content(ofFile: file.readAll(), as: ref)
+    }
+
+    /// The content a blob file's bytes hold, checked against `ref`.
+    static func content(ofFile stored: [UInt8], as ref: BlobRef) throws(EventLogError) -> [UInt8] {
         let decoded = stored.withUnsafeBytes { frame in
             Result { () throws(LZ4Decoder.Failure) in
                 guard case .complete(let size) = LZ4Frame.measure(frame), size == frame.count else {

@@ -46,6 +46,12 @@ enum ExitStatus: Int32 {
         case let error as InputError: self = error.isMissing ? .missing : .refused
         case is UsageError, is ValidationError: self = .usage
         case is ProjectionError: self = .damaged
+        case let error as BackupError:
+            switch error {
+            case .archiveMissing: self = .missing
+            case .archiveExists, .archiveNotAFile, .targetNotEmpty, .unsafeEntry, .notABackup: self = .refused
+            case .damagedArchive, .restoredLibraryDamaged: self = .damaged
+            }
         case let error as EventLogError:
             switch error {
             case .versionConflict, .locked, .diskFull: self = .busy

@@ -38,6 +38,11 @@ struct Session {
         return library
     }
 
+    /// Opens the library without its read models, for what needs only the log and blobs (a backup).
+    func openLog() throws -> Library {
+        try Library(at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)))
+    }
+
     /// Runs one command and prints what it did.
     func submit(_ submission: Submission) throws {
         try submit { _ in submission }

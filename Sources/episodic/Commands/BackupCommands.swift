@@ -1,0 +1,108 @@
+import ArgumentParser
+import Episodic
+import EventLog
+import Foundation
+
+struct BackupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup", abstract: "Write a consistent snapshot of the library's log and blobs to one tar file.",
+        discussion: """
+            Safe while other commands write: the snapshot ends at a commit boundary, and the library is locked \
+            only for a moment. Every frame and blob is checked on the way. `tar tf FILE` lists the archive; \
+            `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9).
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
+    @Flag(help: "Replace the file if it already exists.") var force = false
+
+    func run() throws {
+        try Session.run(global) { session in
+            let report = try session.openLog().backup(to: file, replacing: force)
+            if global.json { return session.printJSON(BackupRecord(report)) }
+            print("Backed up \(Amount.events(report.events)) (through position \(report.head)), "
+                + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
+                + "to \(report.archive): \(Amount.bytes(report.bytes)).")
+        }
+    }
+}
+
+struct RestoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore", abstract: "Create a library from a backup, verify it, and build its read models.",
+        discussion: """
+            The library (--library PATH) must not exist, or be an empty folder. Every entry of the archive is \
+            checked before anything is written, and the log and blobs are verified before the library appears \
+            at PATH; a damaged or unexpected archive leaves nothing behind.
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Argument(help: ArgumentHelp("The archive `episodic backup` wrote.", valueName: "file")) var file: String
+
+    func run() throws {
+        try Session.run(global) { session in
+            let bar = ProgressBar("rebuilding read models", quiet: global.quiet)
+            let report = try Library.restore(archive: file, to: global.libraryPath, progress: bar.update)
+            bar.finish()
+            if global.json { return session.printJSON(RestoreRecord(report, archive: file)) }
+            print("Restored \(Amount.events(report.events)) (through position \(report.head)), "
+                + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
+                + "into \(report.library). The log and blobs verified; the read models were rebuilt.")
+        }
+    }
+}
+
+/// Counts as a sentence says them.
+private enum Amount {
+    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+
+    static func events(_ n: UInt64) -> String { "\(n) event\(n == 1 ? "" : "s")" }
+
+    static func bytes(_ n: UInt64) -> String {
+        guard n >= 1024 else { return "\(n) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB"]
+        var value = Double(n) / 1024
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return String(format: "%.1f", value) + " \(units[unit]) (\(n) bytes)"
+    }
+}
+
+private struct BackupRecord: Encodable {
+    var archive: String
+    var head: UInt64
+    var events: UInt64
+    var segments: Int
+    var blobs: Int
+    var bytes: UInt64
+
+    init(_ report: BackupReport) {
+        archive = report.archive
+        head = report.head.rawValue
+        events = report.events
+        segments = report.segments
+        blobs = report.blobs
+        bytes = report.bytes
+    }
+}
+
+private struct RestoreRecord: Encodable {
+    var archive: String
+    var library: String
+    var head: UInt64
+    var events: UInt64
+    var segments: Int
+    var blobs: Int
+    var bytes: UInt64
+
+    init(_ report: RestoreReport, archive: String) {
+        self.archive = archive
+        library = report.library
+        head = report.head.rawValue
+        events = report.events
+        segments = report.segments
+        blobs = report.blobs
+        bytes = report.bytes
+    }
+}

@@ -99,11 +99,9 @@ struct RestorePlan {
 
     /// The FORMAT file must name a version this build reads.
     private static func checkFormat(_ bytes: [UInt8], archive: String) throws {
-        let text = String(decoding: bytes, as: UTF8.self)
-        let prefix = "episodic library format "
-        guard text.hasPrefix(prefix),
-            let version = UInt32(text.dropFirst(prefix.count).trimmingCharacters(in: .whitespacesAndNewlines)), version >= 1
-        else { throw BackupError.notABackup(archive: archive, entry: "FORMAT", reason: "it is not an Episodic FORMAT file") }
+        guard let version = try? LibraryLayout.parseFormat(bytes) else {
+            throw BackupError.notABackup(archive: archive, entry: "FORMAT", reason: "it is not an Episodic FORMAT file")
+        }
         guard version <= LibraryLayout.formatVersion else {
             throw EventLogError.newerFormat(file: archive + " (FORMAT)", found: version, supported: LibraryLayout.formatVersion)
         }

@@ -11,6 +11,10 @@ public final class Library {
     public let log: EventLog
     private let progress: ((RebuildProgress) -> Void)?
     private var openedReadModel: ReadModel?
+    /// What writers of this instance set aside from the end of the log since it was opened: the torn
+    /// tail of a command that died while writing, moved into `quarantine/` (see ``RecoveryReport``).
+    /// Empty nearly always; a caller that writes tells the user when it is not.
+    public internal(set) var recovered: [RecoveryReport] = []
 
     /// Opens the library at `path`. It must exist: ``create(at:)`` makes one.
     ///

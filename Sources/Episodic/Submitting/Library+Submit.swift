@@ -30,7 +30,7 @@ extension Library {
         clock: () -> Timestamp = { Timestamp(Date())! }, progress: ((Int) -> Void)? = nil
     ) throws -> SubmitReport {
         let model = try readModel()
-        return try log.write { writer in
+        return try write { writer in
             try model.catchUp(with: log)
             let workspace = Workspace(log: log, readModel: model)
             var results: [Result<SubmitOutcome, SubmitFailure>] = []

@@ -18,7 +18,7 @@ extension Library {
         clock: () -> Timestamp = { Timestamp(Date())! }
     ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?) {
         let model = try readModel()
-        return try log.write { writer in
+        return try write { writer in
             try model.catchUp(with: log)
             let command = try resolve(target)
             let plan = try self.plan(undoing: command, force: force)

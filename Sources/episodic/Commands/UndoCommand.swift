@@ -36,7 +36,9 @@ struct UndoCommand: ParsableCommand {
                 Terminal.printError("left as it is: \(skipped)")
             }
             if global.json {
-                return session.printJSON(UndoRecord(plan: plan, outcome: outcome))
+                var record = UndoRecord(plan: plan, outcome: outcome)
+                record.recovered = session.unreportedRecoveries()
+                return session.printJSON(record)
             }
             if let outcome {
                 session.printOutcome(outcome)
@@ -54,6 +56,7 @@ private struct UndoRecord: Encodable {
     var events: [String]
     var skipped: [String]
     var outcome: OutcomeRecord?
+    var recovered: [RecoveredRecord]?
 
     init(plan: UndoPlan, outcome: SubmitOutcome?) {
         undoes = plan.target.description

@@ -19,6 +19,9 @@ struct OutcomeRecord: Encodable {
     var created: String?
     var events: [String]
     var positions: Positions?
+    /// What the writer set aside from the end of the log before this command, on the first result line
+    /// after it; absent nearly always.
+    var recovered: [RecoveredRecord]?
 
     init(_ outcome: SubmitOutcome) {
         command = outcome.name
@@ -182,5 +185,27 @@ struct ProjectionStatusRecord: Encodable {
         head = status.head.rawValue
         eventsBehind = status.eventsBehind
         current = status.isCurrent
+    }
+}
+
+/// A torn tail the writer moved into quarantine/: where it was, where it is, and the positions its
+/// commit would have taken (never acknowledged).
+struct RecoveredRecord: Encodable {
+    var segment: String
+    var offset: UInt64
+    var bytes: UInt64
+    var reason: String
+    var quarantined: String
+    var lastAcknowledged: UInt64
+    var unacknowledged: [UInt64]
+
+    init(_ report: RecoveryReport) {
+        segment = report.segment
+        offset = report.offset
+        bytes = report.bytesCut
+        reason = report.reason
+        quarantined = report.quarantined
+        lastAcknowledged = report.lastAcknowledged.rawValue
+        unacknowledged = report.unacknowledged.map(\.rawValue)
     }
 }

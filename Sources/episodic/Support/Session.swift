@@ -13,10 +13,19 @@ struct Session {
     let actor: String
     /// The time of this invocation: what a create records, and the time of its commit.
     let now = Timestamp.now
+    /// The library as this invocation opened it, for what is said after the command (a recovery).
+    private let opened = Opened()
+
+    private final class Opened {
+        var library: Library?
+        /// How many of the library's recoveries a `--json` result line has carried already.
+        var recoveriesReported = 0
+    }
 
     /// Runs `body`; a thrown error is printed (as JSON with `--json`) and becomes the exit code.
     static func run(_ options: GlobalOptions, actor: ActorOption? = nil, _ body: (Session) throws -> Void) throws {
         let session = Session(options: options, actor: ActorOption.resolve(actor?.actor))
+        defer { session.tellRecoveries() }
         do {
             try body(session)
         } catch let exit as ExitCode {
@@ -34,8 +43,27 @@ struct Session {
         defer { bar.finish() }
         let library = try Library(
             at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update)
+        opened.library = library
         _ = try library.readModel()
         return library
+    }
+
+    /// Says on stderr what a writer set aside from the end of the log, whether the command then
+    /// succeeded or not: the bytes are kept in quarantine/, and the user should know they are there.
+    private func tellRecoveries() {
+        for report in opened.library?.recovered ?? [] {
+            Terminal.printError("warning: the log ended in a commit that was never acknowledged (its command died while "
+                + "writing it); \(report)")
+        }
+    }
+
+    /// The recoveries no result line has carried yet, for the next one printed with `--json`; nil when
+    /// there are none, so that the field is absent.
+    func unreportedRecoveries() -> [RecoveredRecord]? {
+        let all = opened.library?.recovered ?? []
+        defer { opened.recoveriesReported = all.count }
+        let new = all.dropFirst(opened.recoveriesReported)
+        return new.isEmpty ? nil : new.map(RecoveredRecord.init)
     }
 
     /// Opens the library without its read models, for what needs only the log and blobs (a backup).
@@ -63,7 +91,9 @@ struct Session {
 
     func printOutcome(_ outcome: SubmitOutcome) {
         if options.json {
-            printJSON(OutcomeRecord(outcome))
+            var record = OutcomeRecord(outcome)
+            record.recovered = unreportedRecoveries()
+            printJSON(record)
         } else {
             print(OutcomeRecord(outcome).sentence)
         }

@@ -68,6 +68,12 @@ struct ChainTests {
         #expect(report.headHash == sha256(contents[6]))
     }
 
+    @Test("the genesis hash is the test vector of log-format.md")
+    func genesisVector() throws {
+        let id = try #require(LibraryID(text: "406e7a01-c965-45d6-869a-104bf427bca6\n"))
+        #expect(CommitHash.genesis(of: id).hex == "057b7e74d279617e1293091094e848f6987d27d216ed58a884a77e17efec06e1")
+    }
+
     @Test("a writer that reopens the library goes on with the chain, after its own commits and others'")
     func continuesAcrossWriters() throws {
         let (library, _) = try chainedLibrary()

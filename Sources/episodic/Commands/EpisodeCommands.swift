@@ -158,7 +158,7 @@ struct EpisodeCommands: ParsableCommand {
                     ])
                 }
                 session.printTable(table, empty: "No episodes match.")
-                if !episodes.isEmpty { print(Marks.legend) }
+                if !episodes.isEmpty { Terminal.say(Marks.legend) }
             }
         }
     }
@@ -178,7 +178,7 @@ struct EpisodeCommands: ParsableCommand {
                     throw LibraryError.episodeNotFound(episode)
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
-                for line in EpisodeSheet.lines(detail) { print(line) }
+                for line in EpisodeSheet.lines(detail) { Terminal.say(line) }
             }
         }
     }

@@ -53,9 +53,15 @@ struct LogCommands: ParsableCommand {
             }
         }
 
+        /// A position or a time. Text that reads as a number but is no position (`-1`, `1e18`, `nan`) is a
+        /// usage error that gives the range; anything else is taken for a time that could not be read.
         static func bound(_ text: String) throws -> LogBound {
-            guard let bound = LogBound(text) else { throw LibraryError.invalidTime(text) }
-            return bound
+            if let bound = LogBound(text) { return bound }
+            if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+                throw ValidationError("\"\(text)\" is not a log position: give a whole number from 0 to \(UInt64.max), "
+                    + "or a time (2026-11-21, 2026-11-21T18:30:00Z).")
+            }
+            throw LibraryError.invalidTime(text)
         }
 
         /// One event on one line, its columns aligned whatever the log's length (and measured escaped).

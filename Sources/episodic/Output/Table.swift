@@ -24,6 +24,7 @@ struct Table {
         let cells = ([columns.map { TerminalText(stringLiteral: $0.title) }] + rows.map { $0.map { TerminalText($0) } })
         var widths = columns.indices.map { index in cells.map { $0[index].width }.max() ?? 0 }
         let gap = 2
+        let separator = TerminalText(stringLiteral: String(repeating: " ", count: gap))
         if let width {
             var excess = widths.reduce(0, +) + gap * (columns.count - 1) - width
             for index in columns.indices.reversed() where columns[index].flexible && excess > 0 {
@@ -38,7 +39,7 @@ struct Table {
                 let last = index == row.count - 1
                 return columns[index].alignRight ? text.padded(to: widths[index], right: true) : (last ? text : text.padded(to: widths[index]))
             }
-            return padded.dropFirst().reduce(padded[0]) { $0 + "  " + $1 }
+            return padded.dropFirst().reduce(padded[0]) { $0 + separator + $1 }
         }
     }
 }

@@ -8,16 +8,17 @@
 SAMPLES.jsonl holds the lines of domain-event-samples: {"type", "schemaVersion", "payload"}.
 Fails (exit 1, one line per problem) when a schema file is not a valid draft 2020-12 schema or a $ref
 does not resolve, when a sample does not validate or its type has no schema, when a schema has no
-sample (except the old shapes in UNSAMPLED), when a v1 line of the fixture log does not validate, or
-when a schema accepts a sample broken on purpose (a required field dropped, an unknown field added, a
-value out of range, of the wrong form or of the wrong type).
+sample (except the old shapes in UNSAMPLED), when a v1 line of the fixture log does not validate, when
+a schema accepts a sample broken on purpose (a required field dropped, an unknown field added, a value
+out of range, of the wrong form or of the wrong type, text holding a control character), or when it
+refuses a description with line breaks, which the domain takes.
 
 It checks schemas/commands, the lines `episodic submit` reads, the same way: each schema must have the
 fields, required and optional, of the parser's `shapes` table (read from ScriptLine.swift), every line
 of schemas/commands/examples.jsonl must validate, the lines together must show every command, every
 field, every null allowed and every thumbnail setting, and lines broken on purpose (a field missing,
 unknown or of the wrong type, a value out of range, a bad UUID or time, a transcript given twice, a
-setting other than fontName as null) must be refused, while odd lines the domain takes (text between
+setting other than fontName as null, text holding a control character) must be refused, while odd lines the domain takes (text between
 spaces, a lowercase colour, null for a required field that clears) must not be.
 That the parser takes every example is Tests/EpisodicCLITests/CommandSchemaExamplesTests.swift's job.
 """
@@ -101,6 +102,13 @@ ID_FIELDS = {"id", "podcastID", "episodeID"}
 TIME_FIELDS = {"createdAt", "publishDate"}
 COLOUR_FIELDS = {"fontColorHex", "outlineColorHex"}
 ENUM_FIELDS = {"format", "backgroundScaling"}
+# Control characters (C0, DEL, C1) no text field holds, stated here a second time as ControlCharacter.swift
+# gives them: each one is put inside a text, where trimming cannot remove it. A description may hold LF and
+# CR, and no other.
+CONTROLS = {
+    "NUL": "\x00", "BEL": "\x07", "TAB": "\t", "VT": "\x0b", "FF": "\x0c", "ESC": "\x1b", "US": "\x1f", "DEL": "\x7f",
+    "PAD": "\x80", "NEL": "\x85", "CSI": "\x9b", "APC": "\x9f", "an OSC sequence": "\x1b]0;owned\x07",
+}
 
 problems = []
 
@@ -386,8 +394,18 @@ def broken_versions(type_, schema, payload):
             if one_line:
                 yield f"{pointer(path)} on two lines", replaced(payload, path, "a\nb")
                 yield f"{pointer(path)} on two lines (U+2028)", replaced(payload, path, "a\u2028b")
+                yield f"{pointer(path)} on two lines (CR)", replaced(payload, path, "a\rb")
+            for name, control in CONTROLS.items():
+                yield f"{pointer(path)} holding {name}", replaced(payload, path, "a" + control + "b")
         else:
             problem(f"{type_}: no negative checks for the string field at {pointer(path)}; teach broken_versions")
+
+
+def lenient_versions(payload):
+    """(what, payload): text the domain writes although it looks odd; the schema must take it too."""
+    for path, value in walk(payload):
+        if path and isinstance(value, str) and path[-1] in TEXT_FIELDS and not TEXT_FIELDS[path[-1]][1]:
+            yield f"{pointer(path)} on several lines", replaced(payload, path, "one\n\ntwo\r\nthree\rfour")
 
 
 def negative_checks(subjects, events, validators):
@@ -407,6 +425,9 @@ def negative_checks(subjects, events, validators):
                 break
             if accepted:
                 problem(f"{file_name} accepts a broken {key[0]} ({where}): {what}")
+        for what, lenient in lenient_versions(payload):
+            for at, message in errors_of(validators[key], lenient):
+                problem(f"{file_name} refuses a {key[0]} the domain writes ({where} with {what}): at {at}: {message}")
     return tried
 
 
@@ -572,6 +593,9 @@ def broken_text(key, value, limit, one_line, blank_allowed):
         yield f"{key} on two lines", "a\nb"
         yield f"{key} on two lines (U+2028)", f"a{LINE_SEPARATOR}b"
         yield f"{key} on two lines (CR)", "a\rb"
+    for name, control in CONTROLS.items():
+        yield f"{key} holding {name}", "a" + control + "b"
+        yield f"{key} holding {name}, between spaces", " a" + control + "b "
 
 
 def lenient_text(key, value, limit, one_line, blank_allowed):

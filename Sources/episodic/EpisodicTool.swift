@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `episodic`: the command line of a podcast production library.
 @main
@@ -23,4 +24,20 @@ struct EpisodicTool: ParsableCommand {
             LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
+
+    /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
+    /// what was typed (`The value '…' is invalid for …`), which may hold control characters.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty {
+                if code == .success { print(message) } else { Terminal.printError(message) }
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
 }

@@ -17,7 +17,7 @@ struct AppendAndReadTests {
         let commit = Given.commit(
             Given.event(podcast, "PodcastCreated", #"{"name":"Café \"Talk\"","tags":["a",1,true,null]}"#),
             Given.event(episode, "TranscriptImported", #"{"ref":1}"#, blobs: [blob]),
-            actor: "Zoë \"the\" editor\n", at: Timestamp(rawValue: 1_790_000_000_123)!, undoes: undone)
+            actor: "Zoë \"the\" editor \\ ed.", at: Timestamp(rawValue: 1_790_000_000_123)!, undoes: undone)
 
         let result = try log.write { try $0.append(commit) }
 
@@ -31,7 +31,7 @@ struct AppendAndReadTests {
         #expect(events[0].streamVersion == 1)
         #expect(events[0].type == "PodcastCreated")
         #expect(events[0].schemaVersion == 1)
-        #expect(events[0].actor == "Zoë \"the\" editor\n")
+        #expect(events[0].actor == "Zoë \"the\" editor \\ ed.")
         #expect(events[0].commandID == commit.commandID)
         #expect(events[0].undoes == undone)
         #expect(events[0].timestamp.text == "2026-09-21T14:13:20.123Z")
@@ -211,6 +211,11 @@ struct AppendAndReadTests {
             (Given.commit(Given.event("s", "T", "{\"a\":\n1}")), "no raw line breaks"),
             (Given.commit(Given.event("s", "T", #"{"a":1} {"b":2}"#)), "one JSON value"),
             (Given.commit(Given.event("s"), actor: "  "), "actor"),
+            // `episodic log` prints the actor: no control character may drive the terminal that reads it.
+            (Given.commit(Given.event("s"), actor: "ana\u{1B}]0;owned\u{7}"), "actor: it holds the control character U+001B (ESC)"),
+            (Given.commit(Given.event("s"), actor: "ana\nbob"), "U+000A (LF)"),
+            (Given.commit(Given.event("s"), actor: "ana\u{7F}"), "U+007F (DEL)"),
+            (Given.commit(Given.event("s"), actor: "ana\u{9B}31m"), "U+009B (CSI)"),
         ])
     func refusals(commit: Commit, reason: String) throws {
         let library = TemporaryLibrary()

@@ -39,8 +39,10 @@ enum FieldText {
             + " on \(settings.canvasWidth)x\(settings.canvasHeight) \(settings.backgroundScaling.rawValue)"
     }
 
+    /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)
+    /// is printed as it is, never converted to an integer that cannot hold it.
     static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// Bytes as people read them: `812 B`, `48.2 KB`, `3.1 MB` (powers of 1,000).

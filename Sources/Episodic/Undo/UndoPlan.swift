@@ -43,6 +43,13 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     case allChangedSince(CommandID)
     case breaksRule(String)
 
+    /// The first and last lines of ``conflicts(_:_:)``'s message, for a printer that lays out the
+    /// conflicts (which quote actors) itself.
+    public static func conflictsHeadline(_ id: CommandID) -> String {
+        "later commands changed what \(id) changed, so undoing it would overwrite them:"
+    }
+    public static let conflictsAdvice = "Undo those first, or give --force to undo only what is still in effect."
+
     public var description: String {
         switch self {
         case .noSuchCommand(let id):
@@ -50,9 +57,7 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
         case .nothingToUndo(let actor):
             "there is no command" + (actor.map { " by \($0)" } ?? "") + " left to undo."
         case let .conflicts(id, conflicts):
-            "later commands changed what \(id) changed, so undoing it would overwrite them:\n"
-                + conflicts.map { "  - \($0)" }.joined(separator: "\n")
-                + "\nUndo those first, or give --force to undo only what is still in effect."
+            Self.conflictsHeadline(id) + "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n") + "\n" + Self.conflictsAdvice
         case .allChangedSince(let id):
             "everything \(id) changed was changed again since; there is nothing left to undo."
         case .breaksRule(let reason):

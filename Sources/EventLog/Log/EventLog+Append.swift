@@ -78,6 +78,9 @@ extension EventLog {
             throw .invalidActor(reason: "it is empty")
         }
         guard commit.actor.utf8.count <= 200 else { throw .invalidActor(reason: "it is longer than 200 bytes") }
+        if let control = ControlCharacter.first(in: commit.actor) {
+            throw .invalidActor(reason: "it holds the control character \(ControlCharacter.name(control)), which a terminal would obey")
+        }
         for (i, event) in commit.events.enumerated() {
             guard Identifier.isValid(event.type, maxLength: 100) else {
                 throw .invalidEvent(index: i, reason: "type \"\(event.type)\" must be 1 to 100 characters of A-Z a-z 0-9 . _ : -")

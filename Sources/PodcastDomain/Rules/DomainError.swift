@@ -5,6 +5,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case blank(TextField)
     case tooLong(TextField, limit: Int)
     case multipleLines(TextField)
+    /// A C0 or C1 control or DEL (``ControlCharacter``), which a terminal printing the text would obey.
+    case controlCharacter(TextField, Unicode.Scalar)
     case podcastNameTaken(String, by: PodcastID)
     case episodeNumberTaken(Int, by: EpisodeID)
     case episodeNumberOutOfRange(Int)
@@ -39,6 +41,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "the \(field) is longer than \(limit) characters (Unicode scalars). Shorten it."
         case .multipleLines(let field):
             "the \(field) has a line break. Keep it on one line."
+        case let .controlCharacter(field, scalar):
+            "the \(field) holds the control character \(ControlCharacter.name(scalar)), which a terminal would obey "
+                + "instead of showing. Remove it"
+                + (field.isSingleLine ? "." : "; line breaks are the only control characters a \(field) may hold.")
         case let .podcastNameTaken(name, id):
             "a podcast named \"\(name)\" already exists (\(id)). Choose another name; case and surrounding spaces do not count."
         case let .episodeNumberTaken(number, id):
@@ -95,6 +101,8 @@ public enum TextField: String, Hashable, Sendable, CustomStringConvertible {
     case description
     case thumbnailText = "thumbnail text"
     case fontName = "font name"
+    /// Who made a change, as every event records it.
+    case actor
 
     public var description: String { rawValue }
 }

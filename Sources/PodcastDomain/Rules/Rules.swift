@@ -6,7 +6,7 @@ public enum Rules {
     static let nameLimit = 200
     static let descriptionLimit = 5000
     static let thumbnailTextLimit = 100
-    static let episodeNumbers = 1...Int(Int32.max)
+    public static let episodeNumbers = 1...Int(Int32.max)
 
     /// A name or title: trimmed, not empty, one line.
     static func name(_ text: String, _ field: TextField) throws(DomainError) -> String {
@@ -14,13 +14,23 @@ public enum Rules {
         return checked
     }
 
-    /// Optional text: trimmed; nothing left means none. Lengths count Unicode scalars, as JSON Schema's
-    /// `maxLength` does (and unlike grapheme clusters, the count does not change with Unicode versions).
+    /// Optional text: trimmed; nothing left means none. No control characters but a multi-line field's
+    /// line breaks. Lengths count Unicode scalars, as JSON Schema's `maxLength` does (and unlike grapheme
+    /// clusters, the count does not change with Unicode versions).
     static func optionalText(_ text: String?, _ field: TextField) throws(DomainError) -> String? {
         guard let trimmed = text.map(trim), !trimmed.isEmpty else { return nil }
+        // LF and CR are left to the line rule below, so that a one-line field's refusal speaks of lines.
+        if let control = ControlCharacter.first(in: trimmed, allowingLineBreaks: true) { throw .controlCharacter(field, control) }
         if field.isSingleLine, trimmed.contains(where: \.isNewline) { throw .multipleLines(field) }
         guard trimmed.unicodeScalars.count <= field.limit else { throw .tooLong(field, limit: field.limit) }
         return trimmed
+    }
+
+    /// Who made a change, as every event records it: no control characters, since `episodic log` and
+    /// `history` print it. (The log itself refuses a blank actor, or one above 200 UTF-8 bytes.)
+    public static func actor(_ name: String) throws(DomainError) -> String {
+        if let control = ControlCharacter.first(in: name) { throw .controlCharacter(.actor, control) }
+        return name
     }
 
     /// Subtitles hold at least one cue.
@@ -84,12 +94,13 @@ public enum Rules {
 }
 
 extension TextField {
-    /// Everything but a description is one line.
+    /// Everything but a description is one line. The one place that says which fields may hold line
+    /// breaks: a field of several lines may hold LF and CR, and no other control character.
     var isSingleLine: Bool { self != .description }
 
     var limit: Int {
         switch self {
-        case .podcastName, .episodeTitle, .fontName: Rules.nameLimit
+        case .podcastName, .episodeTitle, .fontName, .actor: Rules.nameLimit
         case .description: Rules.descriptionLimit
         case .thumbnailText: Rules.thumbnailTextLimit
         }

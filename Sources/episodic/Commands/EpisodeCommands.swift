@@ -21,7 +21,8 @@ struct EpisodeCommands: ParsableCommand {
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
         @Argument(help: "The episode's title.") var title: String
-        @Option(help: "Its number, unique in the podcast (default: the highest + 1).") var number: Int?
+        @Option(help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
+            transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int?
         @Option(help: ArgumentHelp("When it is published: 2026-11-21 or 2026-11-21T18:30:00Z.", valueName: "date"))
         var publishDate: String?
         @Option(help: "What the episode is about.") var description: String?
@@ -63,7 +64,7 @@ struct EpisodeCommands: ParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
-        @Argument(help: "The new number.") var number: Int
+        @Argument(help: "The new number, 1 to 2147483647.", transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int
 
         func run() throws {
             try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .renumber(number)))) }
@@ -128,13 +129,8 @@ struct EpisodeCommands: ParsableCommand {
         @Option(help: "Only episodes whose title holds this text (case and accents do not count).") var search: String?
         @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeatable.") var missing: [Missing] = []
         @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeatable.") var outdated: [Outdated] = []
-        @Option(help: "At most this many episodes.") var limit: Int?
-        @Option(help: "Skip this many first.") var offset = 0
-
-        func validate() throws {
-            if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
-            if offset < 0 { throw ValidationError("--offset must be 0 or more.") }
-        }
+        @Option(help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
+        @Option(help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
 
         func run() throws {
             try Session.run(global) { session in
@@ -158,7 +154,7 @@ struct EpisodeCommands: ParsableCommand {
                     ])
                 }
                 session.printTable(table, empty: "No episodes match.")
-                if !episodes.isEmpty { print(Marks.legend) }
+                if !episodes.isEmpty { Terminal.say(Marks.legend) }
             }
         }
     }
@@ -178,7 +174,7 @@ struct EpisodeCommands: ParsableCommand {
                     throw LibraryError.episodeNotFound(episode)
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
-                for line in EpisodeSheet.lines(detail) { print(line) }
+                for line in EpisodeSheet.lines(detail) { Terminal.say(line) }
             }
         }
     }

@@ -19,17 +19,17 @@ struct HistoryCommand: ParsableCommand {
             case .episode(let id): entries = try library.history(of: id)
             }
             if global.json { return session.printJSON(entries.map(HistoryRecord.init)) }
-            guard !entries.isEmpty else { return print("No history: nothing in the log touched \(target).") }
+            guard !entries.isEmpty else { return Terminal.say("No history: nothing in the log touched \(target).") }
             for entry in entries {
                 let positions = entry.positions.lowerBound == entry.positions.upperBound
                     ? "\(entry.positions.lowerBound)" : "\(entry.positions.lowerBound)-\(entry.positions.upperBound)"
                 let undo = entry.undoes.map { ", undoing \($0.description.prefix(8))" } ?? ""
-                print("\(entry.time.text)  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
+                Terminal.say("\(entry.time.text)  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
                 for change in entry.changes {
                     if change.field == "existence" {
-                        print("    \(change.entity): \(change.after)")
+                        Terminal.say("    \(change.entity): \(change.after)")
                     } else {
-                        print("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
+                        Terminal.say("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
                     }
                 }
             }

@@ -16,7 +16,7 @@ struct InitCommand: ParsableCommand {
             if global.json {
                 session.printJSON(InitRecord(library: path, created: !existed))
             } else {
-                print(existed ? "A library is already at \(path); nothing changed." : "Created a library at \(path).")
+                Terminal.say(existed ? "A library is already at \(path); nothing changed." : "Created a library at \(path).")
             }
         }
     }

@@ -42,7 +42,7 @@ struct LogCommands: ParsableCommand {
                 filter.since = try since.map(Self.bound)
                 filter.until = try until.map(Self.bound)
                 let print = { (logged: LoggedEvent) in
-                    Swift.print(global.json ? logged.line : Self.line(logged))
+                    if global.json { Swift.print(logged.line) } else { Terminal.say(Self.line(logged)) }
                     if follow { fflush(nil) }
                 }
                 if follow {
@@ -53,27 +53,27 @@ struct LogCommands: ParsableCommand {
             }
         }
 
+        /// A position or a time. Text that reads as a number but is no position (`-1`, `1e18`, `nan`) is a
+        /// usage error that gives the range; anything else is taken for a time that could not be read.
         static func bound(_ text: String) throws -> LogBound {
-            guard let bound = LogBound(text) else { throw LibraryError.invalidTime(text) }
-            return bound
+            if let bound = LogBound(text) { return bound }
+            if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+                throw ValidationError("\"\(text)\" is not a log position: give a whole number from 0 to \(UInt64.max), "
+                    + "or a time (2026-11-21, 2026-11-21T18:30:00Z).")
+            }
+            throw LibraryError.invalidTime(text)
         }
 
-        /// One event on one line, its columns aligned whatever the log's length.
-        static func line(_ logged: LoggedEvent) -> String {
+        /// One event on one line, its columns aligned whatever the log's length (and measured escaped).
+        static func line(_ logged: LoggedEvent) -> TerminalText {
             let record = logged.record
             let stream = record.stream.rawValue
             let kind = stream.prefix { $0 != "-" }
             let shortStream = kind + " " + stream.dropFirst(kind.count + 1).prefix(8)
-            return [
-                pad(String(record.position.rawValue), 7, right: true), record.timestamp.text, pad(record.actor, 10),
-                String(record.commandID.description.prefix(8)), pad(String(shortStream), 16), pad(record.type, 31),
-                (record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? "") + logged.summary,
-            ].joined(separator: "  ")
-        }
-
-        private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-            let padding = String(repeating: " ", count: max(0, width - text.count))
-            return right ? padding + text : text + padding
+            let undoes = record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? ""
+            return "\(TerminalText(String(record.position.rawValue)).padded(to: 7, right: true))  \(record.timestamp.text)  "
+                + "\(TerminalText(record.actor).padded(to: 10))  \(record.commandID.description.prefix(8))  "
+                + "\(TerminalText(shortStream).padded(to: 16))  \(TerminalText(record.type).padded(to: 31))  \(undoes + logged.summary)"
         }
     }
 
@@ -93,7 +93,7 @@ struct LogCommands: ParsableCommand {
                 if global.json {
                     session.printJSON(VerifyRecord(result))
                 } else {
-                    for line in Self.report(result) { print(line) }
+                    for line in Self.report(result) { Terminal.say(TerminalText(line)) }
                 }
                 if !result.isClean { throw ExitCode(ExitStatus.damaged.rawValue) }
             }

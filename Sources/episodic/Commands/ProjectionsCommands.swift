@@ -59,7 +59,7 @@ struct ProjectionsCommands: ParsableCommand {
                 if global.json {
                     return session.printJSON(RebuildRecord(rebuilt: chosen, events: library.log.head.rawValue, seconds: seconds))
                 }
-                print("Rebuilt \(chosen.joined(separator: ", ")) from \(library.log.head.rawValue) events in \(String(format: "%.2f", seconds)) s.")
+                Terminal.say("Rebuilt \(chosen.joined(separator: ", ")) from \(library.log.head.rawValue) events in \(String(format: "%.2f", seconds)) s.")
             }
         }
     }

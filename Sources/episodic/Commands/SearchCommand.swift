@@ -8,10 +8,9 @@ struct SearchCommand: ParsableCommand {
         discussion: "Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].")
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words to find.") var query: [String]
-    @Option(help: "At most this many results.") var limit = 20
+    @Option(help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20
 
     func validate() throws {
-        if limit < 1 { throw ValidationError("--limit must be at least 1.") }
         if query.isEmpty { throw ValidationError("Give the words to search for.") }
     }
 

@@ -22,17 +22,18 @@ struct ShowCommand: ParsableCommand {
             case .podcast(let id):
                 let (state, episodes) = try library.podcast(id, asOf: bound)
                 if global.json { return session.printJSON(PodcastAsOf(state: Self.name(state), podcast: state.existing, episodes: episodes)) }
-                guard let podcast = state.existing else { return print("Podcast \(id) did not exist yet at \(bound).") }
-                print("podcast \(podcast.id) at \(bound)" + (state.live == nil ? " (deleted)" : ""))
-                for (field, value) in Self.podcastRows(podcast) { print("  \(field): \(value)") }
-                print("  episodes: \(episodes.count)")
-                for episode in episodes { print("    #\(episode.number)  \(episode.title)") }
+                guard let podcast = state.existing else { return Terminal.say("Podcast \(id) did not exist yet at \(bound).") }
+                Terminal.say("podcast \(podcast.id) at \(bound)" + (state.live == nil ? " (deleted)" : ""))
+                for line in EpisodeSheet.labelled(Self.podcastRows(podcast) + [("episodes", "\(episodes.count)")]) {
+                    Terminal.say("  \(line)")
+                }
+                for episode in episodes { Terminal.say("    #\(episode.number)  \(episode.title)") }
             case .episode(let id):
                 let state = try library.episode(id, asOf: bound)
                 if global.json { return session.printJSON(EpisodeAsOf(state: Self.name(state), episode: state.existing)) }
-                guard let episode = state.existing else { return print("Episode \(id) did not exist yet at \(bound).") }
-                print("episode at \(bound)" + (state.live == nil ? " (deleted)" : ""))
-                for line in EpisodeSheet.lines(episode, updatedAt: nil) { print("  " + line) }
+                guard let episode = state.existing else { return Terminal.say("Episode \(id) did not exist yet at \(bound).") }
+                Terminal.say("episode at \(bound)" + (state.live == nil ? " (deleted)" : ""))
+                for line in EpisodeSheet.lines(episode, updatedAt: nil) { Terminal.say("  \(line)") }
             }
         }
     }

@@ -28,12 +28,13 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { session in
+            if !dryRun { try session.checkActor() }
             let library = try session.library()
             let target: UndoTarget = command.map(UndoTarget.command) ?? .last(actor: lastActor)
             let (plan, outcome) = try library.undo(
                 target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
             for skipped in plan.skipped {
-                Terminal.printError("left as it is: \(skipped)")
+                Terminal.printError(line: "left as it is: \(skipped)")
             }
             if global.json {
                 var record = UndoRecord(plan: plan, outcome: outcome)
@@ -43,8 +44,8 @@ struct UndoCommand: ParsableCommand {
             if let outcome {
                 session.printOutcome(outcome)
             } else {
-                print("would undo \(plan.target) (\(plan.targetEvents.joined(separator: ", "))) with:")
-                for event in plan.events { print("  \(event.type) on \(event.stream)") }
+                Terminal.say("would undo \(plan.target) (\(plan.targetEvents.joined(separator: ", "))) with:")
+                for event in plan.events { Terminal.say("  \(event.type) on \(event.stream)") }
             }
         }
     }

@@ -5,7 +5,7 @@ import Projections
 /// One episode as labelled lines for people.
 enum EpisodeSheet {
     /// The episode as the read model has it now.
-    static func lines(_ detail: EpisodeDetail) -> [String] {
+    static func lines(_ detail: EpisodeDetail) -> [TerminalText] {
         let episode = Episode(
             id: detail.id, podcastID: detail.podcastID, title: detail.title, number: detail.number,
             description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
@@ -15,7 +15,7 @@ enum EpisodeSheet {
     }
 
     /// The episode as a fold of the log gives it; `updatedAt` is the read model's, when known.
-    static func lines(_ episode: Episode, updatedAt: Timestamp?) -> [String] {
+    static func lines(_ episode: Episode, updatedAt: Timestamp?) -> [TerminalText] {
         let settings = episode.thumbnailSettings
         var rows: [(String, String)] = [
             ("id", episode.id.description),
@@ -40,13 +40,26 @@ enum EpisodeSheet {
         ]
         if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
         if episode.thumbnailOutdated { rows[12].1 += " (outdated: its inputs changed since)" }
+        return labelled(rows)
+    }
+
+    /// `label: value` lines, values aligned. A value of several lines (a description: LF, CR LF or CR)
+    /// goes on as lines indented under its first; every value is escaped (``TerminalText``).
+    static func labelled(_ rows: [(String, String)]) -> [TerminalText] {
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { label, value in label + ":" + String(repeating: " ", count: width - label.count + 1) + value }
+        let indent = TerminalText(stringLiteral: String(repeating: " ", count: width + 2))
+        return rows.flatMap { label, value in
+            let lines = value.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+            let first = TerminalText(stringLiteral: label + ":").padded(to: width + 2) + TerminalText(lines[0])
+            return [first] + lines.dropFirst().map { indent + TerminalText($0) }
+        }
     }
 
     private static func blob(_ ref: BlobRef) -> String { "\(ref.byteCount) bytes, sha256 \(ref.sha256.prefix(12))" }
     private static func image(_ ref: ImageRef) -> String { "\(ref.width)x\(ref.height), " + blob(ref.blob) }
+    /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)
+    /// is printed as it is, never converted to an integer that cannot hold it.
     private static func number(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -5,6 +5,6 @@ enum Marks {
         present ? (outdated ? "!" : "✓") : "–"
     }
 
-    static let legend = "✓ present   ! outdated (made from inputs that changed since)   – missing"
+    static let legend: TerminalText = "✓ present   ! outdated (made from inputs that changed since)   – missing"
 
 }

@@ -8,6 +8,7 @@ struct Table {
     }
 
     var columns: [Column]
+    /// Cells as stored or typed: ``render(width:)`` escapes them.
     var rows: [[String]] = []
 
     init(_ columns: [Column]) { self.columns = columns }
@@ -17,12 +18,13 @@ struct Table {
         rows.append(row)
     }
 
-    /// The table as lines, at most `width` characters wide when a width is given.
-    func render(width: Int?) -> [String] {
-        var widths = columns.indices.map { index in
-            ([columns[index].title] + rows.map { $0[index] }).map(\.count).max() ?? 0
-        }
+    /// The table as lines, at most `width` characters wide when a width is given. Cells are escaped
+    /// (``TerminalText``) before they are measured, so that columns line up with what is printed.
+    func render(width: Int?) -> [TerminalText] {
+        let cells = ([columns.map { TerminalText(stringLiteral: $0.title) }] + rows.map { $0.map { TerminalText($0) } })
+        var widths = columns.indices.map { index in cells.map { $0[index].width }.max() ?? 0 }
         let gap = 2
+        let separator = TerminalText(stringLiteral: String(repeating: " ", count: gap))
         if let width {
             var excess = widths.reduce(0, +) + gap * (columns.count - 1) - width
             for index in columns.indices.reversed() where columns[index].flexible && excess > 0 {
@@ -31,20 +33,13 @@ struct Table {
                 excess -= cut
             }
         }
-        return ([columns.map(\.title)] + rows).map { cells in
-            let padded = cells.enumerated().map { index, cell in
-                let text = Self.cut(cell, to: widths[index])
-                let padding = String(repeating: " ", count: widths[index] - text.count)
-                let last = index == cells.count - 1
-                return columns[index].alignRight ? padding + text : (last ? text : text + padding)
+        return cells.map { row in
+            let padded = row.enumerated().map { index, cell in
+                let text = cell.cut(to: widths[index])
+                let last = index == row.count - 1
+                return columns[index].alignRight ? text.padded(to: widths[index], right: true) : (last ? text : text.padded(to: widths[index]))
             }
-            return padded.joined(separator: String(repeating: " ", count: gap))
+            return padded.dropFirst().reduce(padded[0]) { $0 + separator + $1 }
         }
-    }
-
-    private static func cut(_ text: String, to width: Int) -> String {
-        guard text.count > width else { return text }
-        guard width > 1 else { return String(text.prefix(width)) }
-        return text.prefix(width - 1) + "…"
     }
 }

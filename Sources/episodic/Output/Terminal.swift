@@ -13,7 +13,23 @@ enum Terminal {
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
-    static func printError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+    /// Prints one line for people on stdout; what it quotes was escaped when it was made.
+    static func say(_ line: TerminalText) {
+        print(line.description)
+    }
+
+    /// Prints a message for people on stderr, escaped; its own line breaks are kept.
+    static func printError(_ message: String) {
+        printError(line: TerminalText(message, keepingLineBreaks: true))
+    }
+
+    /// Prints a line for people on stderr; what it quotes was escaped when it was made.
+    static func printError(line: TerminalText) {
+        FileHandle.standardError.write(Data((line.description + "\n").utf8))
+    }
+
+    /// Prints JSON for scripts on stderr, exact: JSON's own escaping keeps it safe.
+    static func printJSONError(_ json: String) {
+        FileHandle.standardError.write(Data((json + "\n").utf8))
     }
 }

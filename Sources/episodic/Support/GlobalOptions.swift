@@ -12,12 +12,13 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Draw no progress bar.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("How long to wait for another command that holds the library's lock.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp("How long to wait for another command that holds the library's lock, 0 to 86400.", valueName: "seconds"),
+        transform: NumberArgument.decimal(lockTimeouts, "seconds"))
     var lockTimeout: Double = 10
 
-    func validate() throws {
-        guard lockTimeout >= 0, lockTimeout.isFinite else { throw ValidationError("--lock-timeout must be 0 or more seconds.") }
-    }
+    /// Up to a day: long enough for any rebuild, and far from what a Duration in milliseconds can hold.
+    static let lockTimeouts: ClosedRange<Double> = 0...86_400
 
     /// `--library`, else `EPISODIC_LIBRARY`, else the XDG data directory.
     var libraryPath: String {

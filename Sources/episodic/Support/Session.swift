@@ -3,6 +3,7 @@ import CoreValues
 import Episodic
 import EventLog
 import Foundation
+import PodcastDomain
 
 /// One invocation of a subcommand: its global options, the library, and how results and errors are
 /// printed. Every subcommand's `run` goes through ``run(_:_:)``, so that errors are reported the same
@@ -27,6 +28,7 @@ struct Session {
         let session = Session(options: options, actor: ActorOption.resolve(actor?.actor))
         defer { session.tellRecoveries() }
         do {
+            if actor != nil { try session.checkActor() }
             try body(session)
         } catch let exit as ExitCode {
             throw exit
@@ -36,6 +38,9 @@ struct Session {
             throw ExitCode(status.rawValue)
         }
     }
+
+    /// Refuses, before any work, an actor the domain's rules refuse (one holding a control character).
+    func checkActor() throws { _ = try Rules.actor(actor) }
 
     /// Opens the library; a replay that an upgrade needs draws a progress bar.
     func library() throws -> Library {
@@ -95,7 +100,7 @@ struct Session {
             record.recovered = unreportedRecoveries()
             printJSON(record)
         } else {
-            print(OutcomeRecord(outcome).sentence)
+            Terminal.say(TerminalText(OutcomeRecord(outcome).sentence))
         }
     }
 
@@ -107,7 +112,7 @@ struct Session {
         if options.json {
             printJSON(RefusalRecord(command: failure.name, index: failure.index, error: .init(kind: status.kind, message: message)))
         } else {
-            print("\(failure.name): refused: \(message)")
+            Terminal.say("\(failure.name): refused: \(message)")
         }
         Terminal.printError("error: command \(failure.index + 1) (\(failure.name)): \(message)")
     }
@@ -119,9 +124,9 @@ struct Session {
     }
 
     /// Prints a table for people, fitted to the terminal, or `empty` when it has no rows.
-    func printTable(_ table: Table, empty: String) {
-        guard !table.rows.isEmpty else { return print(empty) }
-        for line in table.render(width: Terminal.width) { print(line) }
+    func printTable(_ table: Table, empty: TerminalText) {
+        guard !table.rows.isEmpty else { return Terminal.say(empty) }
+        for line in table.render(width: Terminal.width) { Terminal.say(line) }
     }
 
     func printJSON(_ value: some Encodable) {
@@ -139,7 +144,12 @@ struct Session {
         let message = Self.message(for: error, library: options.libraryPath)
         if options.json {
             let record = ErrorRecord(error: .init(kind: status.kind, message: message))
-            Terminal.printError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
+            Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
+        } else if case UndoError.conflicts(let id, let conflicts) = error {
+            // Each conflict quotes an actor from the log: escaped whole, so that it stays one line.
+            Terminal.printError(line: "error: \(UndoError.conflictsHeadline(id))")
+            for conflict in conflicts { Terminal.printError(line: "  - \(conflict)") }
+            Terminal.printError(line: "\(UndoError.conflictsAdvice)")
         } else {
             Terminal.printError("error: " + message)
         }

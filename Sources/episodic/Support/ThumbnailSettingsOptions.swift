@@ -3,7 +3,7 @@ import Episodic
 import PodcastDomain
 
 /// Changes to thumbnail settings, as options: each given option replaces one setting, the others stay.
-/// The domain checks the ranges.
+/// Numbers are checked against the domain's ranges as they are parsed (exit 64); the domain checks again.
 struct ThumbnailSettingsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The font's name (an imported font).", valueName: "name"))
     var font: String?
@@ -11,25 +11,30 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     @Flag(help: "Use the renderer's default bold font.")
     var defaultFont = false
 
-    @Option(help: ArgumentHelp("Text size in points, 12 to 200.", valueName: "points"))
+    @Option(help: ArgumentHelp("Text size in points, 12 to 200.", valueName: "points"),
+        transform: NumberArgument.decimal(ThumbnailSettings.fontSizes, "points"))
     var fontSize: Double?
 
     @Option(help: ArgumentHelp("Where the text goes: \(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
     var position: TextPosition?
 
-    @Option(help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"))
+    @Option(help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"),
+        transform: NumberArgument.decimal(ThumbnailSettings.positions, "(a fraction of the canvas)"))
     var textX: Double?
 
-    @Option(help: ArgumentHelp("The text's centre down the canvas, 0 to 1.", valueName: "fraction"))
+    @Option(help: ArgumentHelp("The text's centre down the canvas, 0 to 1.", valueName: "fraction"),
+        transform: NumberArgument.decimal(ThumbnailSettings.positions, "(a fraction of the canvas)"))
     var textY: Double?
 
-    @Option(help: ArgumentHelp("Pixels kept clear left and right, 0 to 200.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("Pixels kept clear left and right, 0 to 200.", valueName: "pixels"),
+        transform: NumberArgument.decimal(ThumbnailSettings.paddings, "pixels"))
     var horizontalPadding: Double?
 
-    @Option(help: ArgumentHelp("Pixels kept clear top and bottom, 0 to 200.", valueName: "pixels"))
+    @Option(help: ArgumentHelp("Pixels kept clear top and bottom, 0 to 200.", valueName: "pixels"),
+        transform: NumberArgument.decimal(ThumbnailSettings.paddings, "pixels"))
     var verticalPadding: Double?
 
-    @Option(help: ArgumentHelp("Canvas size, e.g. 1920x1080 (each side 16 to 8192).", valueName: "WxH"))
+    @Option(help: ArgumentHelp("Canvas size, e.g. 1920x1080 (each side 16 to 8192).", valueName: "WxH"), transform: CanvasSize.parse)
     var canvas: CanvasSize?
 
     @Option(help: ArgumentHelp("How the background fills the canvas: fill, fit or stretch.", valueName: "mode"))
@@ -115,13 +120,18 @@ enum Scaling: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-struct CanvasSize: ExpressibleByArgument {
+struct CanvasSize {
     var width: Int
     var height: Int
 
-    init?(argument: String) {
-        let sides = argument.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard sides.count == 2 else { return nil }
-        (width, height) = (sides[0], sides[1])
+    /// `1920x1080`: two whole numbers in the domain's range of canvas sides.
+    static func parse(_ argument: String) throws -> CanvasSize {
+        let range = ThumbnailSettings.canvasSides
+        let sides = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false).map { Int($0) }
+        guard sides.count == 2, let width = sides[0], let height = sides[1], range.contains(width), range.contains(height) else {
+            throw ValidationError("give the width and height as WxH, e.g. 1920x1080, each a whole number from "
+                + "\(range.lowerBound) to \(range.upperBound) pixels")
+        }
+        return CanvasSize(width: width, height: height)
     }
 }

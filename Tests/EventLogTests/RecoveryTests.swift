@@ -135,6 +135,29 @@ struct RecoveryTests {
         #expect(recovered.first?.offset == frames.last!)
     }
 
+    @Test("a damaged acknowledged tail is set aside only when the user gives it up, and the log goes on")
+    func discardDamagedTail() throws {
+        let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: true)
+        let (frames, _) = try library.frameOffsets()
+        try library.flipBit(in: library.segmentPath(1), at: frames.last! + 24)
+        let damaged = try library.read(library.segmentPath(1))
+
+        let reports = try library.open().discardDamagedTail()
+
+        let report = try #require(reports.first)
+        #expect(report.offset == frames.last!)
+        #expect(report.discardedAcknowledged == "the stream index shows that position 10 was acknowledged")
+        #expect(report.description.hasPrefix("discarded"))
+        #expect(try library.read(library.path + "/" + report.quarantined) == Array(damaged[Int(frames.last!)...]))
+        let log = try library.open()
+        #expect(try log.allPayloads() == Array(payloads.prefix(8)))
+        // The index no longer claims what the log lost: the next commit is written, at position 9.
+        let next = try log.write { try $0.append(Self.step(6)) }
+        #expect(next.positions.lowerBound == LogPosition(9))
+        #expect(try library.open().discardDamagedTail().isEmpty)
+        #expect(try library.open().verify().isClean)
+    }
+
     @Test("the report names the positions a torn commit held when its first block survived")
     func partialPositions() throws {
         let library = TemporaryLibrary()

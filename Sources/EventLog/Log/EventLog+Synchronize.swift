@@ -36,12 +36,13 @@ extension EventLog {
         if let report = try scan(from: start, repair: repair, indexClaim: indexClaim) { recovered.append(report) }
         if let torn = listing.tornLastSegment {
             if repair {
-                try refuseIfAcknowledged(segment: torn.name, offset: 0, reason: "its header is not a segment header", indexClaim: indexClaim)
+                let acknowledged = try checkUnacknowledged(
+                    segment: torn.name, offset: 0, reason: "its header is not a segment header", indexClaim: indexClaim)
                 let path = try quarantine(segmentFile: layout.segmentPath(torn.number), name: torn.name)
                 recovered.append(RecoveryReport(
                     segment: torn.name, offset: 0, bytesCut: torn.size,
                     reason: "its header was torn while the segment was being created", quarantined: path,
-                    lastAcknowledged: head, unacknowledged: []))
+                    lastAcknowledged: head, unacknowledged: [], discardedAcknowledged: acknowledged))
             } else if unreadableTail == nil {
                 unreadableTail = UnreadableTail(
                     segment: torn.name, offset: 0, bytes: torn.size, reason: "its header is not a segment header")
@@ -151,7 +152,7 @@ extension EventLog {
             return nil
         }
         // The writer, alone under the lock: a torn tail is never acknowledged, so it is not part of the log.
-        try refuseIfAcknowledged(segment: segment.name, offset: bad.offset, reason: bad.reason, indexClaim: indexClaim)
+        let acknowledged = try checkUnacknowledged(segment: segment.name, offset: bad.offset, reason: bad.reason, indexClaim: indexClaim)
         let kept = try quarantine(rest, from: segment.name, at: bad.offset)
         let writable = try File.open(segment.path, flags: O_WRONLY | O_NOFOLLOW)
         try writable.truncate(to: bad.offset)
@@ -159,26 +160,29 @@ extension EventLog {
         readFiles[segment.number] = nil
         return RecoveryReport(
             segment: segment.name, offset: bad.offset, bytesCut: UInt64(rest.count), reason: bad.reason, quarantined: kept,
-            lastAcknowledged: head, unacknowledged: readablePositions(inTorn: rest))
+            lastAcknowledged: head, unacknowledged: readablePositions(inTorn: rest), discardedAcknowledged: acknowledged)
     }
 
-    /// Throws when the stream index as found on disk, or the writer's witness (a read model's checkpoint),
-    /// shows that a commit after the head was acknowledged: the bad bytes where it should be are damage,
-    /// and are never cut.
-    private func refuseIfAcknowledged(segment: String, offset: UInt64, reason: String, indexClaim: LogPosition) throws(EventLogError) {
+    /// Checks that nothing shows the bad bytes at `offset` were acknowledged: neither the stream index
+    /// as found on disk nor the writer's witness (a read model's checkpoint) has seen a position past the
+    /// head. If something does, they are damage: this throws, unless the user asked to discard them
+    /// (``EventLog/discardDamagedTail()``), and then it returns what proved it, for the report.
+    private func checkUnacknowledged(segment: String, offset: UInt64, reason: String, indexClaim: LogPosition) throws(EventLogError) -> String? {
         let proof: (position: LogPosition, source: String)?
         if indexClaim > head {
-            proof = (indexClaim, "the stream index")
-        } else if let witness = acknowledgementWitness?(), witness > head {
-            proof = (witness, "the read models")
+            proof = (indexClaim, "the stream index shows")
+        } else if case .refuse(let witness) = acknowledgedTail, let seen = witness?(), seen > head {
+            proof = (seen, "the read models show")
         } else {
             proof = nil
         }
-        guard let proof else { return }
+        guard let proof else { return nil }
+        let shown = "\(proof.source) that position \(proof.position) was acknowledged"
+        guard case .refuse = acknowledgedTail else { return shown }
         throw .damagedLog(
             segment: segment, offset: offset,
-            reason: "\(reason); \(proof.source) show\(proof.source.hasSuffix("s") ? "" : "s") that position \(proof.position) was acknowledged, "
-                + "so this is damage, not a torn write. The log is left as it is and writes are refused until it is repaired")
+            reason: "\(reason); \(shown), so this is damage, not a torn write. The log is left as it is and writes are "
+                + "refused until it is repaired (or that commit is given up: `episodic log repair --discard-damaged-tail`)")
     }
 
     /// Whether a whole, valid frame starts anywhere in `bytes` at or after `start`.

@@ -57,8 +57,16 @@ public final class EventLog {
     /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
     /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
     public internal(set) var unreadableTail: UnreadableTail?
-    /// The writer's witness of acknowledgement from outside the log (see ``write(acknowledgedThrough:_:)``).
-    var acknowledgementWitness: (() -> LogPosition)?
+    /// What the writer does with a bad last frame that something shows was acknowledged.
+    var acknowledgedTail = AcknowledgedTail.refuse(witness: nil)
+
+    enum AcknowledgedTail {
+        /// It is damage: every write refuses. `witness` is the writer's own evidence from outside the log
+        /// (see ``EventLog/write(acknowledgedThrough:_:)``).
+        case refuse(witness: (() -> LogPosition)?)
+        /// The user chose to give it up (``EventLog/discardDamagedTail()``): it is set aside like a torn tail.
+        case discard
+    }
 
     // Writer state, valid only inside `write`.
     var isWriting = false
@@ -102,10 +110,10 @@ public final class EventLog {
         precondition(!isWriting, "EventLog.write is not reentrant")
         let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
         isWriting = true
-        acknowledgementWitness = witness
+        acknowledgedTail = .refuse(witness: witness)
         defer {
             isWriting = false
-            acknowledgementWitness = nil
+            acknowledgedTail = .refuse(witness: nil)
             appendFile = nil
             withExtendedLifetime(lock) {}
         }
@@ -113,6 +121,28 @@ public final class EventLog {
         try removeCompactionLeftovers()
         persistIndex()
         return try body(LogWriter(log: self, recovered: recovered))
+    }
+
+    /// Sets aside bad bytes at the end of the log even when something shows they were an acknowledged
+    /// commit, which ``write(acknowledgedThrough:_:)`` refuses to do: for a user who has no backup to
+    /// restore and chooses to give that commit up. The bytes are moved into `quarantine/`, not deleted;
+    /// each report's ``RecoveryReport/discardedAcknowledged`` says what showed they had been acknowledged.
+    /// Damage anywhere but at the very end is still an error. Returns what was set aside (nothing when
+    /// the log ends cleanly).
+    public func discardDamagedTail() throws -> [RecoveryReport] {
+        precondition(!isWriting, "EventLog.discardDamagedTail cannot be used inside EventLog.write")
+        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
+        isWriting = true
+        acknowledgedTail = .discard
+        defer {
+            isWriting = false
+            acknowledgedTail = .refuse(witness: nil)
+            withExtendedLifetime(lock) {}
+        }
+        let recovered = try synchronize(repair: true)
+        // The index may hold entries past the new head: start it again from the log.
+        try rebuildIndex()
+        return recovered
     }
 
     /// Runs `body` holding the writer lock, after catching up with the log, without repairing or

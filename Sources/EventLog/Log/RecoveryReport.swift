@@ -18,8 +18,30 @@ public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     /// The positions the torn commit would have taken, as far as its bytes could still be read.
     /// Empty when the frame was torn before its first block was complete.
     public var unacknowledged: [LogPosition]
+    /// Nil for a torn tail, which nothing acknowledged. Set only by ``EventLog/discardDamagedTail()``,
+    /// when the user gave up bytes that something showed were an acknowledged commit: what showed it.
+    public var discardedAcknowledged: String?
+
+    public init(
+        segment: String, offset: UInt64, bytesCut: UInt64, reason: String, quarantined: String, lastAcknowledged: LogPosition,
+        unacknowledged: [LogPosition], discardedAcknowledged: String? = nil
+    ) {
+        self.segment = segment
+        self.offset = offset
+        self.bytesCut = bytesCut
+        self.reason = reason
+        self.quarantined = quarantined
+        self.lastAcknowledged = lastAcknowledged
+        self.unacknowledged = unacknowledged
+        self.discardedAcknowledged = discardedAcknowledged
+    }
 
     public var description: String {
+        if let discardedAcknowledged {
+            return "discarded \(bytesCut) bytes of a damaged commit from \(segment) at byte \(offset) into \(quarantined), as asked "
+                + "(\(reason); \(discardedAcknowledged)). The log ends at position \(lastAcknowledged); the next commit takes "
+                + "position \(lastAcknowledged.next)."
+        }
         let lost: String
         if let first = unacknowledged.first, let last = unacknowledged.last {
             lost = first == last ? "position \(first) was never acknowledged" : "positions \(first)-\(last) were never acknowledged"

@@ -7,8 +7,8 @@ import PodcastDomain
 
 struct LogCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "log", abstract: "Read the log for audit, or verify it.",
-        subcommands: [List.self, Verify.self], defaultSubcommand: List.self)
+        commandName: "log", abstract: "Read the log for audit, verify it, or repair its end.",
+        subcommands: [List.self, Verify.self, Repair.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -123,6 +123,47 @@ struct LogCommands: ParsableCommand {
             return lines
         }
     }
+}
+
+extension LogCommands {
+    struct Repair: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "repair",
+            abstract: "Set aside bytes at the end of the log that are not a whole commit.",
+            discussion: """
+                Any command that writes does this on its own when the log ends in a commit that was never \
+                acknowledged (its command died while writing it): the bytes are moved into quarantine/, never \
+                deleted. This command does it without writing anything else.
+
+                When something shows that the damaged commit had been acknowledged (the stream index or the \
+                read models saw it), it is not cut: writes are refused (exit 74). Restore the library from a \
+                backup (`episodic restore`), or give that commit up with --discard-damaged-tail: its bytes go \
+                to quarantine/ as well, and the read models are rebuilt from what the log then holds.
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Set aside damaged bytes at the end of the log even though they were an acknowledged commit.")
+        var discardDamagedTail = false
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let recovered = try library.repair(discardingDamagedTail: discardDamagedTail)
+                let head = library.log.head
+                if global.json {
+                    return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
+                }
+                if recovered.isEmpty {
+                    Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
+                }
+                // What was set aside is said on stderr, as after any command that writes.
+            }
+        }
+    }
+}
+
+private struct RepairRecord: Encodable {
+    var recovered: [RecoveredRecord]
+    var head: UInt64
 }
 
 private struct VerifyRecord: Encodable {

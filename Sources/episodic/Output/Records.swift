@@ -198,6 +198,8 @@ struct RecoveredRecord: Encodable {
     var quarantined: String
     var lastAcknowledged: UInt64
     var unacknowledged: [UInt64]
+    /// Only for bytes given up with `log repair --discard-damaged-tail`: what showed they were acknowledged.
+    var discardedAcknowledged: String?
 
     init(_ report: RecoveryReport) {
         segment = report.segment
@@ -207,5 +209,6 @@ struct RecoveredRecord: Encodable {
         quarantined = report.quarantined
         lastAcknowledged = report.lastAcknowledged.rawValue
         unacknowledged = report.unacknowledged.map(\.rawValue)
+        discardedAcknowledged = report.discardedAcknowledged
     }
 }

@@ -57,8 +57,9 @@ struct Session {
     /// succeeded or not: the bytes are kept in quarantine/, and the user should know they are there.
     private func tellRecoveries() {
         for report in opened.library?.recovered ?? [] {
-            Terminal.printError("warning: the log ended in a commit that was never acknowledged (its command died while "
-                + "writing it); \(report)")
+            let why = report.discardedAcknowledged == nil
+                ? "the log ended in a commit that was never acknowledged (its command died while writing it); " : ""
+            Terminal.printError("warning: \(why)\(report)")
         }
     }
 

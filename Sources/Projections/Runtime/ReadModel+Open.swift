@@ -1,0 +1,80 @@
+import EventLog
+import Foundation
+import GRDB
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// Whether this process may change a library's read models.
+public enum ReadModelAccess: Equatable, Sendable {
+    case readWrite
+    /// Another user's library, a read-only file system: the read models are read as they are. The
+    /// reason is for messages.
+    case readOnly(reason: String)
+
+    /// How `library`'s read models can be used: read-write when its folder and its `read/` folder can
+    /// be written on a file system mounted read-write. A full disk is read-write here; its writes fail.
+    static func probe(_ library: String) -> ReadModelAccess {
+        var info = statvfs()
+        if statvfs(library, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
+            return .readOnly(reason: "its file system is mounted read-only")
+        }
+        for folder in [library, library + "/" + ReadModel.generationsFolder] where access(folder, W_OK) != 0 && errno != ENOENT {
+            return .readOnly(reason: "\(folder) cannot be written (\(String(cString: strerror(errno))))")
+        }
+        return .readWrite
+    }
+
+    var isReadOnlyFileSystem: Bool {
+        if case .readOnly(let reason) = self { return reason.hasSuffix("read-only") }
+        return false
+    }
+}
+
+extension ReadModel {
+    /// The live generation, in WAL mode: many readers, one writer, in many processes at once.
+    ///
+    /// - Nothing is memory-mapped (`mmap_size` 0): SQLite grows a mapped file with `ftruncate`, and a
+    ///   page of the file that the disk then had no room for is a hole; touching a hole through a map on a
+    ///   full file system (tmpfs does this) kills the process with SIGBUS, which no error handling can
+    ///   catch. Without the map, every failure is an error code.
+    /// - The WAL and the shared-memory index stay when the last connection closes (`PERSIST_WAL`, the
+    ///   WAL truncated to nothing), so that a process that cannot write the folder (another user, a
+    ///   read-only mount) can still open the file read-only: SQLite needs both files to exist for that.
+    /// - A connection that finds the file locked waits rather than failing at once.
+    ///
+    /// `readOnly` opens it without writing anything; `immutable` tells SQLite that nobody can change
+    /// it (true on a read-only file system only), so it needs neither the WAL nor the index.
+    static func openLive(_ path: String, readOnly: Bool, immutable: Bool = false) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+            try db.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -32768")
+            if !db.configuration.readonly {
+                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
+            }
+        }
+        return try DatabasePool(path: immutable ? uri(path, "immutable=1") : path, configuration: configuration)
+    }
+
+    /// A generation being built: it is thrown away if anything goes wrong, so it needs no journal and
+    /// no syncs until ``install(_:)`` makes it durable.
+    static func openShadow(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA mmap_size = 0; PRAGMA cache_size = -65536")
+        }
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// An SQLite URI for the file at `path` with `query`; the path's unusual characters escaped.
+    private static func uri(_ path: String, _ query: String) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-._~")
+        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?" + query
+    }
+}

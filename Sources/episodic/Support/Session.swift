@@ -84,7 +84,9 @@ struct Session {
 
     func warnIfBehind(_ report: SubmitReport) {
         guard let error = report.readModelError else { return }
-        Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(error). "
+        let reason = ReadModelFailure.diskFull(error) != nil
+            ? "the disk is full; free some space." : Self.message(for: error, library: options.libraryPath)
+        Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(reason) "
             + "The next command will try again; `episodic projections rebuild --all` starts them afresh.")
     }
 

@@ -20,6 +20,8 @@ final class CLI {
     var library: String { folder + "/library" }
     /// Variables every invocation gets, beside a clean environment (no EPISODIC_* from the caller).
     var environment: [String: String]
+    /// A command that runs the binary as someone else (`setpriv ...`), with its arguments; empty: as this process.
+    var runAs: [String] = []
 
     init() {
         var template = Array((NSTemporaryDirectory() + "episodic-cli-test-XXXXXX").utf8CString)
@@ -67,8 +69,8 @@ final class CLI {
     /// Starts `episodic arguments...` with `input` on stdin, without waiting for it.
     func start(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: runAs.first ?? Self.binary)
+        process.arguments = runAs.isEmpty ? arguments : Array(runAs.dropFirst()) + [Self.binary] + arguments
         process.environment = environment.merging(extra) { $1 }.merging(["PATH": "/usr/bin:/bin"]) { old, _ in old }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let out = Pipe(), err = Pipe(), stdin = Pipe()

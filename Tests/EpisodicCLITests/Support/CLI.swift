@@ -5,6 +5,8 @@ final class CLI {
     /// What one invocation did.
     struct Run {
         var status: Int32
+        /// The process was killed by signal `status`, rather than exiting with it.
+        var signaled = false
         var out: String
         var err: String
 
@@ -61,8 +63,8 @@ final class CLI {
             while !reader.isFinished { usleep(1_000) }
             process.waitUntilExit()
             return Run(
-                status: process.terminationStatus, out: String(decoding: output, as: UTF8.self),
-                err: String(decoding: errors.get(), as: UTF8.self))
+                status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                out: String(decoding: output, as: UTF8.self), err: String(decoding: errors.get(), as: UTF8.self))
         }
     }
 

@@ -44,7 +44,7 @@ extension ReadModel {
         }
         let queue = try openShadow(path)
         try queue.write { db in
-            try db.execute(sql: Checkpoints.ddl)
+            try db.execute(sql: try Checkpoints.ddl())
             for projector in fresh {
                 for table in projector.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
                 try db.execute(sql: try projector.schema())

@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import GRDB
 
 /// The `projections` table: each projector's schema version and checkpoint (the last log position
@@ -8,14 +9,13 @@ import GRDB
 /// The identity tells a read model that describes this log from one that describes another: a log
 /// restored from an older copy and written again has other events at the same positions.
 enum Checkpoints {
-    static let ddl = """
-        CREATE TABLE IF NOT EXISTS projections (
-            name           TEXT PRIMARY KEY,
-            schema_version INTEGER NOT NULL,
-            checkpoint     INTEGER NOT NULL,
-            event_identity TEXT
-        ) STRICT
-        """
+    /// The table's DDL, from `schemas/projections/checkpoints.sql`.
+    static func ddl() throws -> String {
+        guard let url = Bundle.module.url(forResource: "checkpoints", withExtension: "sql", subdirectory: "Schemas") else {
+            throw ProjectionError.missingSchema("checkpoints")
+        }
+        return try String(contentsOf: url, encoding: .utf8)
+    }
 
     struct Row: Equatable {
         var schemaVersion: Int

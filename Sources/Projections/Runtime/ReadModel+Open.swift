@@ -36,10 +36,13 @@ public enum ReadModelAccess: Equatable, Sendable {
 extension ReadModel {
     /// The live generation, in WAL mode: many readers, one writer, in many processes at once.
     ///
-    /// - Nothing is memory-mapped (`mmap_size` 0): SQLite grows a mapped file with `ftruncate`, and a
-    ///   page of the file that the disk then had no room for is a hole; touching a hole through a map on a
-    ///   full file system (tmpfs does this) kills the process with SIGBUS, which no error handling can
-    ///   catch. Without the map, every failure is an error code.
+    /// - Only connections that never write map the file into memory (1 GiB at most: a read copies no
+    ///   page). A connection that writes with a map grows the file with `ftruncate` before writing its
+    ///   pages (SQLite's size hint, in a checkpoint or a VACUUM INTO); when the disk is full, the pages it
+    ///   then cannot write stay holes, and touching a hole through a map on a full file system (tmpfs
+    ///   allocates on the fault, and fails it) kills the process with SIGBUS, which no error handling can
+    ///   catch. Writing connections use plain writes, so the file never has holes, and every failure is
+    ///   an error code.
     /// - The WAL and the shared-memory index stay when the last connection closes (`PERSIST_WAL`, the
     ///   WAL truncated to nothing), so that a process that cannot write the folder (another user, a
     ///   read-only mount) can still open the file read-only: SQLite needs both files to exist for that.
@@ -54,9 +57,10 @@ extension ReadModel {
         configuration.prepareDatabase { db in
             var persist: Int32 = 1
             _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-            try db.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -32768")
-            if !db.configuration.readonly {
-                try db.execute(sql: "PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
+            if db.configuration.readonly {
+                try db.execute(sql: "PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
+            } else {
+                try db.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -32768; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
             }
         }
         return try DatabasePool(path: immutable ? uri(path, "immutable=1") : path, configuration: configuration)

@@ -32,6 +32,16 @@ struct GenerationTests {
         #expect(stored.values.allSatisfy { $0.checkpoint == studio.log.head.rawValue && $0.identity == identity })
     }
 
+    @Test("the furthest checkpoint is read without building anything: nil when there is no read model")
+    func furthestCheckpoint() throws {
+        let (studio, readModel) = try builtLibrary()
+        #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
+        try FileManager.default.removeItem(atPath: studio.path + "/read.sqlite")
+        #expect(ReadModel.furthestCheckpoint(in: studio.path) == nil)
+        #expect(!FileManager.default.fileExists(atPath: studio.path + "/read.sqlite"))
+        withExtendedLifetime(readModel) {}
+    }
+
     @Test("a generation a reader has claimed outlives the rebuild that replaced it, until the reader lets go")
     func claimedGenerationStays() throws {
         let (studio, reader) = try builtLibrary()

@@ -175,3 +175,16 @@ extension ReadModel {
         }
     }
 }
+
+extension ReadModel {
+    /// The furthest checkpoint of the library's live read model, read without building, repairing or
+    /// writing anything: the position up to which it says the log was acknowledged (a writer deciding
+    /// whether a damaged tail may be cut asks this). Nil when there is no read model, or it cannot be read.
+    public static func furthestCheckpoint(in library: String) -> LogPosition? {
+        guard case .generation(let path) = LiveLink(library: library).read(), let claim = try? GenerationClaim.claim(path),
+            let database = try? openLive(path, readOnly: true),
+            let stored = try? database.read(Checkpoints.all)
+        else { return nil }
+        return withExtendedLifetime(claim) { stored.values.map(\.checkpoint).max().map(LogPosition.init(rawValue:)) }
+    }
+}

@@ -19,7 +19,7 @@ public enum ReadModelAccess: Equatable, Sendable {
     static func probe(_ library: String) -> ReadModelAccess {
         var info = statvfs()
         if statvfs(library, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
-            return .readOnly(reason: "its file system is mounted read-only")
+            return .readOnly(reason: readOnlyFileSystem)
         }
         for folder in [library, library + "/" + ReadModel.generationsFolder] where access(folder, W_OK) != 0 && errno != ENOENT {
             return .readOnly(reason: "\(folder) cannot be written (\(String(cString: strerror(errno))))")
@@ -27,10 +27,10 @@ public enum ReadModelAccess: Equatable, Sendable {
         return .readWrite
     }
 
-    var isReadOnlyFileSystem: Bool {
-        if case .readOnly(let reason) = self { return reason.hasSuffix("read-only") }
-        return false
-    }
+    private static let readOnlyFileSystem = "its file system is mounted read-only"
+
+    /// Nobody can change the files: SQLite may read them as immutable.
+    var isReadOnlyFileSystem: Bool { self == .readOnly(reason: Self.readOnlyFileSystem) }
 }
 
 extension ReadModel {

@@ -85,14 +85,14 @@ public final class Library {
         func behind() throws -> UInt64 { try model.status(head: log.head).map(\.eventsBehind).max() ?? 0 }
         guard try behind() > 0 else { return }
         if model.isTemporary {
-            try model.catchUp(with: log, progress: progress)
+            try model.catchUp(with: log, asWriter: false, progress: progress)
             return
         }
         if case .readOnly(let reason) = model.access {
             return tell(.behind(events: try behind(), reason: reason))
         }
         do {
-            try log.withWriterLock { try model.catchUp(with: log, progress: progress) }
+            try log.withWriterLock { try model.catchUp(with: log, asWriter: false, progress: progress) }
         } catch where ReadModelFailure.isRefusalToWrite(error) {
             tell(.behind(events: try behind(), reason: "\(error)"))
         }

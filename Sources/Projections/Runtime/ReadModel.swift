@@ -12,8 +12,10 @@ import GRDB
 /// ``GenerationClaim``), so that no rebuild removes it while the process may still open it.
 ///
 /// The read model is never trusted over the log. At open, one that is missing, damaged (SQLite cannot
-/// open it or reports it malformed), ahead of the log, or whose checkpoint stands on another event than
-/// the log's, is rebuilt by replay; a damaged, ahead or diverged one is first set aside under `read/`.
+/// open it or reports it malformed), or whose checkpoint stands on another event than the log's, is
+/// rebuilt by replay; a damaged or diverged one is first set aside under `read/`. One ahead of the log
+/// is evidence that the log once went further (its last frames may be damaged, not lost): answers come
+/// from a temporary replay, and only a writer, after the log's own repair, sets it aside and rebuilds.
 /// A process that cannot write the read models (another user's library, a read-only file system, a
 /// full disk) reads them as they are, or, when they cannot be used, replays the log into a temporary
 /// folder; ``notices`` says what happened, for the command to tell its user.
@@ -38,6 +40,10 @@ public final class ReadModel {
     public var onNotice: ((ReadModelNotice) -> Void)?
 
     private var opened: Opened
+    /// A live generation ahead of the log, left as it is while answers come from a temporary replay: it
+    /// is the evidence that the log once reached its checkpoint (the log's last frames may be damaged
+    /// rather than lost), so only a writer, once the log's own repair has run, replaces it.
+    private var aheadOfLog: (problem: Problem, live: Opened)?
 
     /// One generation, open.
     struct Opened {
@@ -51,7 +57,7 @@ public final class ReadModel {
     /// Opens a library's read models, making them when there are none, and rebuilds by replay any that
     /// the log does not vouch for (see the type's description) or any projector whose schema version
     /// is not the one this build writes (`progress` is told how the replay goes). It does not catch up
-    /// with the log: call ``catchUp(with:progress:)`` under the writer lock for that.
+    /// with the log: call ``catchUp(with:asWriter:progress:)`` under the writer lock for that.
     /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store.
     public init(
         library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = 100_000,
@@ -69,6 +75,14 @@ public final class ReadModel {
             opened = found.opened!
             return
         }
+        if case .ahead = problem, let live = found.opened {
+            opened = try Self.temporary(
+                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it "
+                    + "(`episodic projections rebuild --all` does it now)",
+                projectors: projectors, log: log, batchSize: self.batchSize, progress: progress, notice: notice)
+            aheadOfLog = (problem, live)
+            return
+        }
         opened = try Self.replacement(
             for: problem, of: found.opened, library: library, projectors: projectors, log: log, access: access,
             batchSize: self.batchSize, progress: progress, notice: notice)
@@ -83,21 +97,36 @@ public final class ReadModel {
     }
 
     /// Brings every projector up to the log's head, in batches, each batch's rows and checkpoints in one
-    /// transaction. Call it under the writer lock (inside `EventLog.write` or `EventLog.withWriterLock`),
-    /// so that no other process projects the same events at the same time. A read model that turns out
-    /// to be ahead of the log, or to stand on other events, is rebuilt first. Returns how many events
-    /// were applied.
+    /// transaction. Call it under the writer lock, so that no other process projects the same events at
+    /// the same time: inside `EventLog.write` (`asWriter`, the log's repair done), or inside
+    /// `EventLog.withWriterLock` (`asWriter` false: a reader keeping the read models in step). A read
+    /// model that stands on other events than the log's is rebuilt first. One ahead of the log is
+    /// rebuilt by a writer only; a reader answers from a temporary replay and leaves it as it is.
+    /// Returns how many events were applied.
     @discardableResult
-    public func catchUp(with log: EventLog, progress: ((RebuildProgress) -> Void)? = nil) throws -> UInt64 {
+    public func catchUp(with log: EventLog, asWriter: Bool = true, progress: ((RebuildProgress) -> Void)? = nil) throws -> UInt64 {
+        if asWriter, let ahead = aheadOfLog {
+            try replace(because: ahead.problem, of: ahead.live, log: log, lockHeld: true, progress: progress)
+            aheadOfLog = nil
+            return log.head.rawValue
+        }
         guard !isTemporary else {
             return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
         }
         try reopenIfSwapped()
-        if let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) {
-            try replace(because: problem, log: log, lockHeld: true, progress: progress)
-            return log.head.rawValue
+        guard let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) else {
+            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
         }
-        return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+        if case .ahead = problem, !asWriter {
+            let live = opened
+            opened = try Self.temporary(
+                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it",
+                projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: onNotice)
+            aheadOfLog = (problem, live)
+        } else {
+            try replace(because: problem, of: opened, log: log, lockHeld: true, progress: progress)
+        }
+        return log.head.rawValue
     }
 
     /// Rebuilds the named projectors (all when nil) by replaying the log into a new generation, then
@@ -110,10 +139,14 @@ public final class ReadModel {
         if case .readOnly(let reason) = access { throw EventLogError.libraryNotWritable(path: library, reason: reason) }
         let wanted = Set(names ?? projectors.map(\.name))
         let targets = projectors.filter { wanted.contains($0.name) }
+        // Asked for, a rebuild settles a read model ahead of the log too, keeping it aside.
         let fresh = try Self.rebuildLive(
-            targets, from: isTemporary ? nil : opened, because: nil, library: library, projectors: projectors, log: log,
+            aheadOfLog == nil ? targets : projectors, from: aheadOfLog?.live ?? (isTemporary ? nil : opened),
+            because: aheadOfLog?.problem, library: library, projectors: projectors, log: log,
             batchSize: batchSize, lockHeld: false, progress: progress)
+        aheadOfLog = nil
         swap(to: fresh.opened, log: log, lockHeld: false)
+        if let kept = fresh.setAside { onNotice?(.rebuilt(reason: "it was ahead of the log", setAside: kept)) }
     }
 
     /// Each projector's schema versions (stored and current) and checkpoint.
@@ -144,7 +177,7 @@ public final class ReadModel {
     /// `lockHeld`: the caller holds the writer lock.
     public func recover(fromMalformed error: any Error, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)? = nil) throws {
         guard !isTemporary else { throw error }
-        try replace(because: .damaged("\(error)", path: generation), log: log, lockHeld: lockHeld, progress: progress)
+        try replace(because: .damaged("\(error)", path: generation), of: opened, log: log, lockHeld: lockHeld, progress: progress)
     }
 
     /// Sets aside the live generation, which `log verify` found malformed, without rebuilding it: the
@@ -164,11 +197,13 @@ public final class ReadModel {
 
     /// Replaces the live generation with a full replay of the log, setting the old one aside when
     /// `problem` says it is worth keeping.
-    private func replace(because problem: Problem, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)?) throws {
+    private func replace(
+        because problem: Problem, of live: Opened, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)?
+    ) throws {
         if access == .readWrite {
             do {
                 let fresh = try Self.rebuildLive(
-                    projectors, from: opened, because: problem, library: library, projectors: projectors, log: log,
+                    projectors, from: live, because: problem, library: library, projectors: projectors, log: log,
                     batchSize: batchSize, lockHeld: lockHeld, progress: progress)
                 swap(to: fresh.opened, log: log, lockHeld: lockHeld)
                 if problem.isWorthANotice { onNotice?(.rebuilt(reason: problem.reason, setAside: fresh.setAside)) }

@@ -15,8 +15,8 @@ struct DamagedReadModelTests {
         return cli
     }
 
-    func titles(_ cli: CLI) throws -> (titles: Set<String>, err: String) {
-        let run = try cli.run("episode", "list", "Show", "--json")
+    func titles(_ cli: CLI, environment: [String: String] = [:]) throws -> (titles: Set<String>, err: String) {
+        let run = try cli.run(["episode", "list", "Show", "--json"], environment: environment)
         #expect(run.status == 0, "\(run.err)")
         let episodes = try run.json() as? [[String: Any]] ?? []
         return (Set(episodes.compactMap { $0["title"] as? String }), run.err)
@@ -128,8 +128,12 @@ struct DamagedReadModelTests {
         let live = try LibraryFiles.liveGeneration(cli.library)
         let checkpoints = "SELECT name, checkpoint, event_identity FROM projections ORDER BY name"
         let before = try sqlite(live, checkpoints)
-        let read = try titles(cli)
+        let temporary = cli.folder + "/tmp"
+        try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: false)
+        let read = try titles(cli, environment: ["TMPDIR": temporary])
         #expect(read.titles == ["Episode 1", "Episode 2", "Episode 3"])
+        // The replay's folder goes when the command ends.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         #expect(read.err.contains(#""kind":"temporary""#) && read.err.contains("beyond the log's head"), "\(read.err)")
         #expect(try LibraryFiles.liveGeneration(cli.library) == live)
         #expect(try sqlite(live, checkpoints) == before)

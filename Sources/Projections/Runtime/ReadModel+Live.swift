@@ -160,6 +160,7 @@ extension ReadModel {
         guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
             throw EventLogError.failure("create a folder in", path: NSTemporaryDirectory(), errno: errno)
         }
+        TemporaryFolders.add(folder)
         do {
             let path = folder + "/" + GenerationFile.name(1)
             try build(path, from: nil, projectors: projectors, fresh: projectors)
@@ -170,7 +171,7 @@ extension ReadModel {
             notice?(.temporary(reason: reason))
             return Opened(path: path, database: database, claim: nil, temporaryFolder: folder)
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
+            TemporaryFolders.remove(folder)
             throw error
         }
     }

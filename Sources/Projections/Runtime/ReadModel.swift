@@ -93,7 +93,7 @@ public final class ReadModel {
     }
 
     deinit {
-        if let folder = opened.temporaryFolder { try? FileManager.default.removeItem(atPath: folder) }
+        if let folder = opened.temporaryFolder { TemporaryFolders.remove(folder) }
     }
 
     /// Brings every projector up to the log's head, in batches, each batch's rows and checkpoints in one
@@ -223,7 +223,9 @@ public final class ReadModel {
     /// Moves to `fresh`, letting go of the generation used so far, then removes the generations no
     /// process uses any more.
     private func swap(to fresh: Opened, log: EventLog, lockHeld: Bool) {
+        let replacedReplay = opened.temporaryFolder
         opened = fresh
+        if let replacedReplay { TemporaryFolders.remove(replacedReplay) }
         if lockHeld {
             Self.removeLeftovers(in: library)
         } else {

@@ -179,8 +179,11 @@ struct ReadModelTests {
     func layout() throws {
         let studio = try StudioLibrary()
         try studio.must(Scene.createShow())
+        // A library without read models gets them by a replay of the log.
         let readModel = try studio.openReadModel()
-        #expect(try readModel.status(head: studio.log.head).allSatisfy { $0.checkpoint == .none && $0.eventsBehind == 1 })
+        #expect(try readModel.status(head: studio.log.head).allSatisfy { $0.isCurrent })
+        try studio.must(Scene.createEpisode(1, "Pilot"))
+        #expect(try readModel.status(head: studio.log.head).allSatisfy { $0.checkpoint == LogPosition(1) && $0.eventsBehind == 1 })
         try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
 
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.sqlite")
@@ -188,6 +191,10 @@ struct ReadModelTests {
         #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
         let status = try readModel.status(head: studio.log.head)
         #expect(status.map(\.name) == ["sidebar", "episode-detail", "search"])
-        #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(1) })
+        #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(2) })
+        // The WAL and its index stay when the last connection closes, for readers that cannot make them.
+        let generation = readModel.generation
+        _ = consume readModel
+        #expect(FileManager.default.fileExists(atPath: generation + "-wal") && FileManager.default.fileExists(atPath: generation + "-shm"))
     }
 }

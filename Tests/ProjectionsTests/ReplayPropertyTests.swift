@@ -26,9 +26,9 @@ struct ReplayPropertyTests {
                 #expect(try stepwise.dump() == stepwiseRows)
 
                 // A replay in transactions of one or two entities (the plan of each stops there).
-                let path = try ReadModel.build(
-                    ReadModel.nextGeneration(in: studio.path), from: nil, projectors: stepwise.projectors, fresh: stepwise.projectors)
-                let small = try ReadModel.openShadow(path)
+                let claim = try ReadModel.newGeneration(in: studio.path)
+                try ReadModel.build(claim.path, from: nil, projectors: stepwise.projectors, fresh: stepwise.projectors)
+                let small = try ReadModel.openShadow(claim.path)
                 try ReadModel.catchUp(small, projectors: stepwise.projectors, log: studio.log, batchSize: 2, entitiesPerTransaction: 1, progress: nil)
                 #expect(try small.read(ReadModel.dump) == stepwiseRows)
 

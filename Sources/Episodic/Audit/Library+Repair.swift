@@ -9,7 +9,8 @@ extension Library {
     /// then rebuilt from the log. Damage anywhere else is still an error. Returns what was set aside.
     public func repair(discardingDamagedTail: Bool = false) throws -> [RecoveryReport] {
         guard discardingDamagedTail else {
-            try write { _ in }
+            // A read model left ahead of the log as evidence is settled here, as by any writer.
+            try write { _ in try readModel().catchUp(with: log) }
             return recovered
         }
         let discarded = try log.discardDamagedTail()

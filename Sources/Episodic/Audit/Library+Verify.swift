@@ -5,22 +5,45 @@ import Projections
 public struct LibraryVerification: Sendable {
     /// Checksums, the continuity of positions and of stream versions, and every referenced blob's hash.
     public var log: VerificationReport
+    /// Damage to the read model: what SQLite's integrity check reports, checkpoints that do not stand on
+    /// the log, and a read model that opening this library found wanting and rebuilt.
+    public var readModelProblems: [String]
+    /// Where a read model found malformed was kept; the next command rebuilds it.
+    public var readModelSetAside: String?
     /// Rows of the read models that a replay of the log does not give back.
     public var readModel: [ReadModelDifference]
+    /// The position the read models were compared at; nil when they were not compared.
+    public var comparedAt: LogPosition?
     /// Live episodes whose transcript could not be indexed for search.
     public var searchProblems: [SearchProblem]
 
-    public var isClean: Bool { log.isClean && readModel.isEmpty && searchProblems.isEmpty }
+    public var isClean: Bool { log.isClean && readModelProblems.isEmpty && readModel.isEmpty && searchProblems.isEmpty }
 }
 
 extension Library {
-    /// Checks the log, its blobs, and the read models against a replay of the log. The replay is
-    /// skipped when the log itself is damaged, since it would stop at the damage.
+    /// Checks the log, its blobs, and the read models: SQLite's integrity check, then every row against a
+    /// replay of the log into a temporary folder. Changes nothing in the library but a malformed read
+    /// model, set aside (when it can be) for the next command to rebuild. The replay is skipped when the
+    /// log itself is damaged, since it would stop at the damage.
     public func verify(progress: ((RebuildProgress) -> Void)? = nil) throws -> LibraryVerification {
         let report = try log.verify()
-        guard report.isClean else { return LibraryVerification(log: report, readModel: [], searchProblems: []) }
+        var result = LibraryVerification(
+            log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [])
+        guard report.isClean else { return result }
         let model = try readModel()
-        let differences = try model.differencesFromReplay(log: log, progress: progress)
-        return LibraryVerification(log: report, readModel: differences, searchProblems: try model.searchProblems())
+        // A read model that opening found wanting was damage too, though it is rebuilt by now.
+        for case .rebuilt(let reason, let kept) in notices {
+            result.readModelProblems.append("it was rebuilt: \(reason)" + (kept.map { "; the old one is kept as \($0)" } ?? ""))
+        }
+        let check = try model.check(log: log, progress: progress)
+        result.readModelProblems += check.problems
+        result.readModel = check.differences
+        result.comparedAt = check.comparedAt
+        if check.problems.isEmpty {
+            result.searchProblems = try model.searchProblems()
+        } else {
+            result.readModelSetAside = try? model.setAsideMalformed(reason: check.problems.joined(separator: "; "), log: log)
+        }
+        return result
     }
 }

@@ -5,24 +5,36 @@ import Projections
 /// A podcast production library on disk: the event log (the truth), its blob store, and the read
 /// models built from it. Everything the CLI does goes through here.
 ///
-/// Reading never takes the writer lock; every change runs under it (see ``submit(_:actor:atomic:keepGoing:clock:progress:)``).
+/// Reading never takes the writer lock to change the log, and never needs write access: a query
+/// brings the read models up to date when it can (holding the lock, which repairs nothing), and
+/// otherwise answers from what they hold, saying how far behind that is. Every change runs under the
+/// lock (see ``submit(_:actor:atomic:keepGoing:clock:progress:)``).
 public final class Library {
     public let path: String
     public let log: EventLog
     private let progress: ((RebuildProgress) -> Void)?
+    private let onNotice: ((ReadModelNotice) -> Void)?
     private var openedReadModel: ReadModel?
     /// What writers of this instance set aside from the end of the log since it was opened: the torn
     /// tail of a command that died while writing, moved into `quarantine/` (see ``RecoveryReport``).
     /// Empty nearly always; a caller that writes tells the user when it is not.
     public internal(set) var recovered: [RecoveryReport] = []
+    /// What the read models went through in this instance's life (rebuilt, set aside, behind, replayed
+    /// in a temporary folder), in order.
+    public private(set) var notices: [ReadModelNotice] = []
 
     /// Opens the library at `path`. It must exist: ``create(at:)`` makes one.
     ///
-    /// `progress` hears of any replay the read models need (after an upgrade that changed a schema).
-    public init(at path: String, lockTimeout: Duration = .seconds(10), progress: ((RebuildProgress) -> Void)? = nil) throws {
+    /// `progress` hears of any replay the read models need (after an upgrade that changed a schema);
+    /// `notice` of anything a user should know about the read models the answers come from.
+    public init(
+        at path: String, lockTimeout: Duration = .seconds(10), progress: ((RebuildProgress) -> Void)? = nil,
+        notice: ((ReadModelNotice) -> Void)? = nil
+    ) throws {
         self.path = path
         self.log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
         self.progress = progress
+        self.onNotice = notice
     }
 
     /// Creates an empty library at `path` with its read models, or opens the one already there.
@@ -34,22 +46,64 @@ public final class Library {
         return library
     }
 
-    /// The read models, opened on first use. Opening rebuilds any projector whose schema changed.
+    /// The read models, opened on first use. Opening rebuilds any that the log does not vouch for, and
+    /// any projector whose schema changed.
     public func readModel() throws -> ReadModel {
         if let openedReadModel { return openedReadModel }
-        let model = try ReadModel(library: path, log: log, progress: progress)
+        let model = try ReadModel(library: path, log: log, progress: progress, notice: { [weak self] in self?.tell($0) })
         openedReadModel = model
         return model
     }
 
-    /// The read models, caught up with the log's head if they are behind it: a process may have
-    /// appended and stopped before projecting. Catching up takes the writer lock; being current does not.
+    /// The read models, caught up with the log's head if they are behind it (a process may have appended
+    /// and stopped before projecting) and this process may write them. Catching up holds the writer
+    /// lock and changes nothing but the read models; being current takes no lock. When they cannot be
+    /// caught up (another user's library, a read-only file system, a full disk, a writer holding the lock
+    /// too long), the answers come from what they hold, and a ``ReadModelNotice/behind(events:reason:)``
+    /// says how far behind.
     public func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
         let model = try readModel()
         try log.refresh()
-        if try model.status(head: log.head).contains(where: { !$0.isCurrent }) {
-            try log.write { _ in try model.catchUp(with: log, progress: progress) }
+        do {
+            try catchUpIfBehind(model, progress: progress)
+        } catch where ReadModelFailure.isMalformed(error) {
+            try model.recover(fromMalformed: error, log: log, lockHeld: false, progress: progress ?? self.progress)
+            try catchUpIfBehind(model, progress: progress)
         }
         return model
+    }
+
+    /// Runs a query on the current read models. One that SQLite finds malformed on the way is set aside
+    /// and rebuilt from the log, and the query runs again.
+    public func query<Result>(_ body: (ReadModel) throws -> Result) throws -> Result {
+        let model = try currentReadModel()
+        do {
+            return try body(model)
+        } catch where ReadModelFailure.isMalformed(error) && !model.isTemporary {
+            try model.recover(fromMalformed: error, log: log, lockHeld: false, progress: progress)
+            return try body(model)
+        }
+    }
+
+    private func catchUpIfBehind(_ model: ReadModel, progress: ((RebuildProgress) -> Void)?) throws {
+        func behind() throws -> UInt64 { try model.status(head: log.head).map(\.eventsBehind).max() ?? 0 }
+        guard try behind() > 0 else { return }
+        if model.isTemporary {
+            try model.catchUp(with: log, asWriter: false, progress: progress)
+            return
+        }
+        if case .readOnly(let reason) = model.access {
+            return tell(.behind(events: try behind(), reason: reason))
+        }
+        do {
+            try log.withWriterLock { try model.catchUp(with: log, asWriter: false, progress: progress) }
+        } catch where ReadModelFailure.isRefusalToWrite(error) {
+            tell(.behind(events: try behind(), reason: "\(error)"))
+        }
+    }
+
+    private func tell(_ notice: ReadModelNotice) {
+        notices.append(notice)
+        onNotice?(notice)
     }
 }

@@ -10,7 +10,10 @@ extension Library {
     /// What `text` names: an id (of either kind, deleted ones too), `<podcast>/<number>`, a podcast's
     /// name or id prefix, or an episode's id prefix, tried in that order.
     public func resolveEntity(_ text: String) throws -> EntityID {
-        let workspace = Workspace(log: log, readModel: try currentReadModel())
+        try query { try resolveEntity(text, in: Workspace(log: log, readModel: $0)) }
+    }
+
+    private func resolveEntity(_ text: String, in workspace: Workspace) throws -> EntityID {
         if let podcast = PodcastID(text.trimmingCharacters(in: .whitespaces)) {
             if case .initial = try workspace.podcast(podcast) {
                 return .episode(EpisodeID(rawValue: podcast.rawValue))

@@ -4,12 +4,12 @@ extension Library {
     /// The podcast a reference names, as the library stands: for a query. Commands resolve their
     /// references under the writer lock instead.
     public func resolve(_ reference: PodcastReference) throws -> PodcastID {
-        try Workspace(log: log, readModel: try currentReadModel()).resolve(reference)
+        try query { try Workspace(log: log, readModel: $0).resolve(reference) }
     }
 
     /// The episode a reference names, as the library stands: for a query.
     public func resolve(_ reference: EpisodeReference) throws -> EpisodeID {
-        try Workspace(log: log, readModel: try currentReadModel()).resolve(reference)
+        try query { try Workspace(log: log, readModel: $0).resolve(reference) }
     }
 
     /// A podcast's state folded from its stream: live, deleted, or never created.

@@ -31,7 +31,12 @@ extension Library {
     ) throws -> SubmitReport {
         let model = try readModel()
         return try write { writer in
-            try model.catchUp(with: log)
+            do {
+                try model.catchUp(with: log)
+            } catch where ReadModelFailure.isMalformed(error) {
+                try model.recover(fromMalformed: error, log: log, lockHeld: true)
+            }
+            model.removeLeftovers()
             let workspace = Workspace(log: log, readModel: model)
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
@@ -51,6 +56,8 @@ extension Library {
                     }
                     results.append(.success(outcome))
                 } catch {
+                    // A read model found malformed deciding is rebuilt now, for the next command.
+                    if ReadModelFailure.isMalformed(error) { try? model.recover(fromMalformed: error, log: log, lockHeld: true) }
                     let failure = SubmitFailure(index: index, name: submission.name, error: error)
                     if atomic { throw failure }
                     results.append(.failure(failure))
@@ -76,6 +83,7 @@ extension Library {
                 try model.catchUp(with: log)
             } catch {
                 report.readModelError = error
+                if ReadModelFailure.isMalformed(error) { try? model.recover(fromMalformed: error, log: log, lockHeld: true) }
             }
             return report
         }

@@ -23,33 +23,58 @@ public struct ReadModelDifference: Sendable, Equatable, CustomStringConvertible 
     }
 }
 
+/// What `log verify` finds about the read models.
+public struct ReadModelCheck: Sendable, Equatable {
+    /// What SQLite's integrity check reports, and checkpoints that do not stand on the log: damage.
+    public var problems: [String]
+    /// Rows of the read model that a replay of the log does not give back.
+    public var differences: [ReadModelDifference]
+    /// The position the rows were compared at (the read model's checkpoint); nil when they were not
+    /// compared, because of `problems`.
+    public var comparedAt: LogPosition?
+}
+
 extension ReadModel {
-    /// Replays the whole log into a temporary read model and compares every table with the live one,
-    /// row by row: what was projected is what the log says. The replay runs outside the writer lock;
-    /// both are brought to the same head under it for the comparison. Returns at most `limit`
-    /// differences per table.
-    public func differencesFromReplay(
-        log: EventLog, limit: Int = 20, progress: ((RebuildProgress) -> Void)? = nil
-    ) throws -> [ReadModelDifference] {
+    /// Checks the live read model: SQLite's integrity check, its checkpoints against the log, then every
+    /// table against a replay of the log into a temporary folder, row by row, at the read model's
+    /// checkpoint (the comparison reads one snapshot of it, so it takes no lock and writes nothing in
+    /// the library). Returns at most `limit` differences per table.
+    public func check(log: EventLog, limit: Int = 20, progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModelCheck {
+        var problems: [String] = []
+        do {
+            let report = try database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+            if report != ["ok"] { problems += report.map { "SQLite's integrity check: \($0)" } }
+            if let mismatch = try Self.mismatch(try database.read(Checkpoints.all), log: log) { problems.append(mismatch.reason) }
+        } catch where ReadModelFailure.isMalformed(error) {
+            problems.append("SQLite reports it malformed: \(error)")
+        }
+        guard problems.isEmpty else { return ReadModelCheck(problems: problems, differences: [], comparedAt: nil) }
+
         var template = Array((NSTemporaryDirectory() + "episodic-verify-XXXXXX").utf8CString)
         guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: NSTemporaryDirectory()])
+            throw EventLogError.failure("create a folder in", path: NSTemporaryDirectory(), errno: errno)
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = try Self.build(folder + "/replay.sqlite", from: nil, projectors: projectors, fresh: projectors)
+        let path = folder + "/" + GenerationFile.name(1)
+        try Self.build(path, from: nil, projectors: projectors, fresh: projectors)
         let replay = try Self.openShadow(path)
-        try Self.catchUp(replay, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
-        return try log.write { _ in
-            try catchUp(with: log)
-            try Self.catchUp(replay, projectors: projectors, log: log, batchSize: batchSize, progress: nil)
-            var differences: [ReadModelDifference] = []
-            for table in projectors.flatMap(\.tables) {
-                differences += try database.read { live in
-                    try replay.read { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
+        // The long part first, up to where the read model stands now; it can only move on from there.
+        let first = try database.read(Checkpoints.all).values.map(\.checkpoint).min() ?? 0
+        try Self.catchUp(replay, projectors: projectors, log: log, through: LogPosition(first), batchSize: batchSize, progress: progress)
+        var differences: [ReadModelDifference] = []
+        var comparedAt = LogPosition.none
+        try database.read { live in
+            let stored = try Checkpoints.all(live)
+            let groups = Dictionary(grouping: projectors) { stored[$0.name]?.checkpoint ?? 0 }
+            for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) {
+                try Self.catchUp(replay, projectors: projectors, log: log, through: LogPosition(checkpoint), batchSize: batchSize, progress: nil)
+                for table in group.flatMap(\.tables) {
+                    differences += try replay.read { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
                 }
+                comparedAt = max(comparedAt, LogPosition(checkpoint))
             }
-            return differences
         }
+        return ReadModelCheck(problems: [], differences: differences, comparedAt: comparedAt)
     }
 
     /// Walks both tables in id order side by side, so memory stays constant whatever their size.

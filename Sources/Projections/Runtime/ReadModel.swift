@@ -7,10 +7,20 @@ import GRDB
 /// `<library>/read.sqlite` is a symbolic link to the live generation, `<library>/read/NNNNNN.sqlite`,
 /// which `sqlite3` opens like any database. A rebuild replays the log into a new generation, beside
 /// the live one that stays readable, then flips the link atomically (a rename) under the writer lock.
-/// SQLite follows the link, so each generation keeps its own WAL; a crash at any point of a rebuild
-/// leaves the live generation as it was, and the next open starts the rebuild again.
+/// Each generation keeps its own WAL; a crash at any point of a rebuild leaves the live generation as
+/// it was, and the next open starts the rebuild again. A process claims the generation it reads (see
+/// ``GenerationClaim``), so that no rebuild removes it while the process may still open it.
+///
+/// The read model is never trusted over the log. At open, one that is missing, damaged (SQLite cannot
+/// open it or reports it malformed), or whose checkpoint stands on another event than the log's, is
+/// rebuilt by replay; a damaged or diverged one is first set aside under `read/`. One ahead of the log
+/// is evidence that the log once went further (its last frames may be damaged, not lost): answers come
+/// from a temporary replay, and only a writer, after the log's own repair, sets it aside and rebuilds.
+/// A process that cannot write the read models (another user's library, a read-only file system, a
+/// full disk) reads them as they are, or, when they cannot be used, replays the log into a temporary
+/// folder; ``notices`` says what happened, for the command to tell its user.
 public final class ReadModel {
-    public static let linkName = "read.sqlite"
+    public static let linkName = LiveLink.name
     public static let generationsFolder = "read"
 
     public let library: String
@@ -18,71 +28,125 @@ public final class ReadModel {
     /// Events each core reads at most between two progress reports when catching up or replaying. Rows
     /// are written once per run of events that touched up to 50,000 entities.
     public let batchSize: Int
-    /// The live generation, in WAL mode: many readers, one writer.
-    public private(set) var database: DatabasePool
-    /// The file of the live generation.
-    public private(set) var generation: String
+    /// Whether this process may change the library's read models.
+    public let access: ReadModelAccess
+    /// The generation answers come from, in WAL mode: many readers, one writer.
+    public var database: DatabasePool { opened.database }
+    /// Its file.
+    public var generation: String { opened.path }
+    /// Whether answers come from a replay of the log in a temporary folder, not from the library's read models.
+    public var isTemporary: Bool { opened.temporaryFolder != nil }
+    /// Told of every rebuild, set-aside or fallback, as it happens.
+    public var onNotice: ((ReadModelNotice) -> Void)?
 
-    /// Opens a library's read models, creating them if need be, and rebuilds by replay any projector
-    /// whose schema version is not the one this build writes (`progress` is told how the replay goes).
-    /// It does not catch up with the log: call ``catchUp(with:)`` under the writer lock for that.
+    private var opened: Opened
+    /// A live generation ahead of the log, left as it is while answers come from a temporary replay: it
+    /// is the evidence that the log once reached its checkpoint (the log's last frames may be damaged
+    /// rather than lost), so only a writer, once the log's own repair has run, replaces it.
+    private var aheadOfLog: (problem: Problem, live: Opened)?
+
+    /// One generation, open.
+    struct Opened {
+        var path: String
+        var database: DatabasePool
+        /// Nil for a temporary replay, which no other process sees.
+        var claim: GenerationClaim?
+        var temporaryFolder: String?
+    }
+
+    /// Opens a library's read models, making them when there are none, and rebuilds by replay any that
+    /// the log does not vouch for (see the type's description) or any projector whose schema version
+    /// is not the one this build writes (`progress` is told how the replay goes). It does not catch up
+    /// with the log: call ``catchUp(with:asWriter:progress:)`` under the writer lock for that.
     /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store.
     public init(
         library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = 100_000,
-        progress: ((RebuildProgress) -> Void)? = nil
+        progress: ((RebuildProgress) -> Void)? = nil, notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
         self.library = library
         let projectors = projectors ?? Projectors.standard(blobs: log.blobs)
         self.projectors = projectors
         self.batchSize = max(batchSize, 1)
-        if !FileManager.default.fileExists(atPath: library + "/" + Self.linkName) {
-            try log.write { _ in
-                if !FileManager.default.fileExists(atPath: library + "/" + Self.linkName) {
-                    let path = try Self.build(Self.nextGeneration(in: library), from: nil, projectors: projectors, fresh: projectors)
-                    try Self.install(path, in: library)
-                }
-            }
+        self.onNotice = notice
+        let access = ReadModelAccess.probe(library)
+        self.access = access
+        var found = try Self.openLive(library: library, projectors: projectors, log: log, access: access)
+        guard let problem = found.problem else {
+            opened = found.opened!
+            return
         }
-        generation = try Self.liveGeneration(in: library)
-        database = try Self.open(generation)
-        let stale = try staleProjectors()
-        if !stale.isEmpty { try rebuild(stale, log: log, progress: progress) }
+        if case .ahead = problem, let live = found.opened {
+            opened = try Self.temporary(
+                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it "
+                    + "(`episodic projections rebuild --all` does it now)",
+                projectors: projectors, log: log, batchSize: self.batchSize, progress: progress, notice: notice)
+            aheadOfLog = (problem, live)
+            return
+        }
+        opened = try Self.replacement(
+            for: problem, of: found.opened, library: library, projectors: projectors, log: log, access: access,
+            batchSize: self.batchSize, progress: progress, notice: notice)
+        if !isTemporary {
+            found.opened = nil
+            _ = try? log.withWriterLock { Self.removeLeftovers(in: library) }
+        }
+    }
+
+    deinit {
+        if let folder = opened.temporaryFolder { TemporaryFolders.remove(folder) }
     }
 
     /// Brings every projector up to the log's head, in batches, each batch's rows and checkpoints in one
-    /// transaction. Call it under the writer lock (inside `EventLog.write`), so that no other process
-    /// projects the same events at the same time. Returns how many events were applied.
+    /// transaction. Call it under the writer lock, so that no other process projects the same events at
+    /// the same time: inside `EventLog.write` (`asWriter`, the log's repair done), or inside
+    /// `EventLog.withWriterLock` (`asWriter` false: a reader keeping the read models in step). A read
+    /// model that stands on other events than the log's is rebuilt first. One ahead of the log is
+    /// rebuilt by a writer only; a reader answers from a temporary replay and leaves it as it is.
+    /// Returns how many events were applied.
     @discardableResult
-    public func catchUp(with log: EventLog, progress: ((RebuildProgress) -> Void)? = nil) throws -> UInt64 {
+    public func catchUp(with log: EventLog, asWriter: Bool = true, progress: ((RebuildProgress) -> Void)? = nil) throws -> UInt64 {
+        if asWriter, let ahead = aheadOfLog {
+            try replace(because: ahead.problem, of: ahead.live, log: log, lockHeld: true, progress: progress)
+            aheadOfLog = nil
+            return log.head.rawValue
+        }
+        guard !isTemporary else {
+            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+        }
         try reopenIfSwapped()
-        return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+        guard let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) else {
+            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+        }
+        if case .ahead = problem, !asWriter {
+            let live = opened
+            opened = try Self.temporary(
+                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it",
+                projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: onNotice)
+            aheadOfLog = (problem, live)
+        } else {
+            try replace(because: problem, of: opened, log: log, lockHeld: true, progress: progress)
+        }
+        return log.head.rawValue
     }
 
     /// Rebuilds the named projectors (all when nil) by replaying the log into a new generation, then
-    /// swaps it in. Readers keep the old generation until the swap.
+    /// swaps it in. Readers keep the old generation until the swap, and as long as they have it open.
+    /// Rebuilding every projector never reads the old generation.
     public func rebuild(_ names: [String]? = nil, log: EventLog, progress: ((RebuildProgress) -> Void)? = nil) throws {
         for name in names ?? [] where !projectors.contains(where: { $0.name == name }) {
             throw ProjectionError.unknownProjector(name)
         }
+        if case .readOnly(let reason) = access { throw EventLogError.libraryNotWritable(path: library, reason: reason) }
         let wanted = Set(names ?? projectors.map(\.name))
-        try rebuild(projectors.filter { wanted.contains($0.name) }, log: log, progress: progress)
-    }
-
-    private func rebuild(_ targets: [any Projector], log: EventLog, progress: ((RebuildProgress) -> Void)?) throws {
-        // Rebuilding every projector starts from an empty file; rebuilding some starts from a copy of the
-        // live one, in which only those are reset.
-        let everything = Set(targets.map(\.name)) == Set(projectors.map(\.name))
-        let path = try Self.build(
-            Self.nextGeneration(in: library), from: everything ? nil : database, projectors: projectors, fresh: targets)
-        // The long part, outside the lock: readers and writers go on with the live generation.
-        let shadow = try Self.openShadow(path)
-        try Self.catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
-        try log.write { _ in
-            try Self.catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: nil)
-            try shadow.close()
-            try Self.install(path, in: library)
-        }
-        try reopenIfSwapped()
+        let targets = projectors.filter { wanted.contains($0.name) }
+        // Asked for, a rebuild settles a read model ahead of the log too, keeping it aside.
+        let fresh = try Self.rebuildLive(
+            aheadOfLog == nil ? targets : projectors, from: aheadOfLog?.live ?? (isTemporary ? nil : opened),
+            because: aheadOfLog?.problem, library: library, projectors: projectors, log: log,
+            batchSize: batchSize, lockHeld: false, progress: progress)
+        aheadOfLog = nil
+        swap(to: fresh.opened, log: log, lockHeld: false)
+        if let kept = fresh.setAside { onNotice?(.rebuilt(reason: "it was ahead of the log", setAside: kept)) }
     }
 
     /// Each projector's schema versions (stored and current) and checkpoint.
@@ -99,15 +163,74 @@ public final class ReadModel {
 
     /// Follows the link again if another process swapped in a new generation.
     public func reopenIfSwapped() throws {
-        let live = try Self.liveGeneration(in: library)
-        guard live != generation else { return }
-        database = try Self.open(live)
-        generation = live
+        guard !isTemporary else { return }
+        for _ in 0..<5 {
+            guard case .generation(let live) = LiveLink(library: library).read(), live != generation else { return }
+            guard let claim = try GenerationClaim.claim(live) else { continue }
+            opened = Opened(path: live, database: try Self.openLive(live, readOnly: access != .readWrite), claim: claim)
+            return
+        }
     }
 
-    private func staleProjectors() throws -> [any Projector] {
-        let stored = try database.read(Checkpoints.all)
-        return projectors.filter { stored[$0.name]?.schemaVersion != $0.schemaVersion }
+    /// Sets aside the live generation, which SQLite reported malformed (`error`), and rebuilds the read
+    /// models from the log; when they cannot be rebuilt here, answers come from a temporary replay.
+    /// `lockHeld`: the caller holds the writer lock.
+    public func recover(fromMalformed error: any Error, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)? = nil) throws {
+        guard !isTemporary else { throw error }
+        try replace(because: .damaged("\(error)", path: generation), of: opened, log: log, lockHeld: lockHeld, progress: progress)
+    }
+
+    /// Sets aside the live generation, which `log verify` found malformed, without rebuilding it: the
+    /// next command that needs the read models does. Returns where it was kept; nil when it could not be
+    /// (another user's library, a read-only file system).
+    public func setAsideMalformed(reason: String, log: EventLog) throws -> String? {
+        guard !isTemporary, access == .readWrite else { return nil }
+        let path = generation
+        return try log.withWriterLock {
+            guard LiveLink(library: library).read() == .generation(path), let kept = Self.setAside(path, as: "damaged") else { return nil }
+            unlink(library + "/" + Self.linkName)
+            try? syncFolder(library)
+            onNotice?(.setAside(reason: reason, path: kept))
+            return kept
+        }
+    }
+
+    /// Replaces the live generation with a full replay of the log, setting the old one aside when
+    /// `problem` says it is worth keeping.
+    private func replace(
+        because problem: Problem, of live: Opened, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)?
+    ) throws {
+        if access == .readWrite {
+            do {
+                let fresh = try Self.rebuildLive(
+                    projectors, from: live, because: problem, library: library, projectors: projectors, log: log,
+                    batchSize: batchSize, lockHeld: lockHeld, progress: progress)
+                swap(to: fresh.opened, log: log, lockHeld: lockHeld)
+                if problem.isWorthANotice { onNotice?(.rebuilt(reason: problem.reason, setAside: fresh.setAside)) }
+                return
+            } catch where !lockHeld && ReadModelFailure.isRefusalToWrite(error) {
+                opened = try Self.temporary(
+                    because: "\(problem.reason); it could not be rebuilt: \(error)", projectors: projectors, log: log,
+                    batchSize: batchSize, progress: progress, notice: onNotice)
+                return
+            }
+        }
+        guard !lockHeld else { throw EventLogError.libraryNotWritable(path: library, reason: problem.reason) }
+        opened = try Self.temporary(
+            because: problem.reason, projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: onNotice)
+    }
+
+    /// Moves to `fresh`, letting go of the generation used so far, then removes the generations no
+    /// process uses any more.
+    private func swap(to fresh: Opened, log: EventLog, lockHeld: Bool) {
+        let replacedReplay = opened.temporaryFolder
+        opened = fresh
+        if let replacedReplay { TemporaryFolders.remove(replacedReplay) }
+        if lockHeld {
+            Self.removeLeftovers(in: library)
+        } else {
+            _ = try? log.withWriterLock { Self.removeLeftovers(in: library) }
+        }
     }
 }
 
@@ -122,4 +245,14 @@ public struct ProjectionStatus: Sendable, Equatable {
 
     public var isCurrent: Bool { storedSchemaVersion == schemaVersion && checkpoint == head }
     public var eventsBehind: UInt64 { head.rawValue - min(checkpoint.rawValue, head.rawValue) }
+}
+
+extension ReadModel {
+    /// Removes what interrupted or finished rebuilds left in `read/` (generations that are not live and
+    /// that no process uses, links of interrupted swaps). Call it under the writer lock; a writer does,
+    /// so that a library never stays full of them.
+    public func removeLeftovers() {
+        guard !isTemporary, access == .readWrite else { return }
+        Self.removeLeftovers(in: library)
+    }
 }

@@ -106,15 +106,24 @@ struct LogCommands: ParsableCommand {
                     + "\(log.blobs) blobs checked: " + (log.isClean ? "all good" : "\(log.problems.count) problem(s)")
             ]
             lines += log.problems.map { "  - \($0)" }
-            if log.isClean {
+            if !log.isClean {
+                lines.append("read models: not compared, the log is damaged. Restore the damaged files from a backup.")
+            } else if !result.readModelProblems.isEmpty {
+                lines.append("read models: damaged")
+                lines += result.readModelProblems.map { "  - \($0)" }
+                if let kept = result.readModelSetAside {
+                    lines.append("  It was set aside as \(kept); the next command rebuilds the read models from the log.")
+                } else {
+                    lines.append("  The log is intact; `episodic projections rebuild --all` rebuilds the read models from it.")
+                }
+            } else {
+                let at = result.comparedAt.map { $0.rawValue == log.events ? "" : " (compared at position \($0), where they stand)" } ?? ""
                 lines.append("read models: " + (result.readModel.isEmpty
-                    ? "identical to a replay of the log" : "\(result.readModel.count) difference(s) from a replay of the log"))
+                    ? "identical to a replay of the log" : "\(result.readModel.count) difference(s) from a replay of the log") + at)
                 lines += result.readModel.map { "  - \($0)" }
                 if !result.readModel.isEmpty {
                     lines.append("  The log is intact; `episodic projections rebuild --all` rebuilds the read models from it.")
                 }
-            } else {
-                lines.append("read models: not compared, the log is damaged. Restore the damaged files from a backup.")
             }
             if !result.searchProblems.isEmpty {
                 lines.append("search: \(result.searchProblems.count) transcript(s) could not be indexed")
@@ -178,6 +187,9 @@ private struct VerifyRecord: Encodable {
     var clean: Bool
     var events: UInt64
     var logProblems: [String]
+    var readModelProblems: [String]
+    var readModelSetAside: String?
+    var comparedAt: UInt64?
     var readModelDifferences: [Difference]
     var searchProblems: [String]
 
@@ -185,6 +197,9 @@ private struct VerifyRecord: Encodable {
         clean = result.isClean
         events = result.log.events
         logProblems = result.log.problems.map(\.description)
+        readModelProblems = result.readModelProblems
+        readModelSetAside = result.readModelSetAside
+        comparedAt = result.comparedAt?.rawValue
         readModelDifferences = result.readModel.map {
             Difference(table: $0.table, id: $0.id, column: $0.column, live: $0.live, replayed: $0.replayed)
         }

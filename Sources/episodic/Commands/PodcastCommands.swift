@@ -138,7 +138,7 @@ struct PodcastCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global) { session in
-                let podcasts = try session.library().currentReadModel().podcasts()
+                let podcasts = try session.library().query { try $0.podcasts() }
                 if global.json { return session.printJSON(podcasts.map(PodcastRecord.init)) }
                 var table = Table([
                     .init(title: "ID"), .init(title: "NAME", flexible: true), .init(title: "EPISODES", alignRight: true),

@@ -16,15 +16,16 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { session in
-            let model = try session.library().currentReadModel()
-            let hits = try model.search(query.joined(separator: " "), limit: limit)
+            let library = try session.library()
+            let (hits, problems) = try library.query { model in
+                (try model.search(query.joined(separator: " "), limit: limit), try model.searchProblems())
+            }
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
             var table = Table([.init(title: "EPISODE"), .init(title: "PODCAST"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)])
             for hit in hits {
                 table.append([String(hit.episodeID.description.prefix(8)), hit.podcastName ?? "–", hit.title, hit.snippet])
             }
             session.printTable(table, empty: "Nothing matches.")
-            let problems = try model.searchProblems()
             if !problems.isEmpty {
                 Terminal.printError("warning: \(problems.count) transcript(s) could not be indexed (their blobs are missing or damaged); "
                     + "`episodic log verify` says which.")

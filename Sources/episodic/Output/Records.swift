@@ -62,6 +62,17 @@ struct ErrorRecord: Encodable {
     var error: Details
 }
 
+/// What a command tells about the read models it answered from, on stderr (`Session.warn`).
+struct WarningRecord: Encodable {
+    struct Details: Encodable {
+        var kind: String
+        var message: String
+        var eventsBehind: UInt64?
+    }
+
+    var warning: Details
+}
+
 struct PodcastRecord: Encodable {
     var id: String
     var name: String

@@ -60,6 +60,8 @@ enum ExitStatus: Int32 {
             case .invalidActor, .invalidEvent, .emptyCommit: self = .usage
             case .libraryPathIsAFile, .libraryNotWritable, .newerFormat, .io: self = .failure
             }
+        case _ where ReadModelFailure.diskFull(error) != nil: self = .busy
+        case _ where ReadModelFailure.isMalformed(error): self = .damaged
         default: self = .failure
         }
     }

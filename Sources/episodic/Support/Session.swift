@@ -4,6 +4,7 @@ import Episodic
 import EventLog
 import Foundation
 import PodcastDomain
+import Projections
 
 /// One invocation of a subcommand: its global options, the library, and how results and errors are
 /// printed. Every subcommand's `run` goes through ``run(_:_:)``, so that errors are reported the same
@@ -47,7 +48,11 @@ struct Session {
         let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
         defer { bar.finish() }
         let library = try Library(
-            at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update)
+            at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
+            notice: { notice in
+                bar.finish()
+                warn(notice)
+            })
         opened.library = library
         _ = try library.readModel()
         return library
@@ -120,8 +125,21 @@ struct Session {
 
     func warnIfBehind(_ report: SubmitReport) {
         guard let error = report.readModelError else { return }
-        Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(error). "
+        let reason = ReadModelFailure.diskFull(error) != nil
+            ? "the disk is full; free some space." : Self.message(for: error, library: options.libraryPath)
+        Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(reason) "
             + "The next command will try again; `episodic projections rebuild --all` starts them afresh.")
+    }
+
+    /// Tells what happened to the read models the answers come from, on stderr: one `warning:` line, or
+    /// with `--json` one object (`schemas/cli-output.md`).
+    func warn(_ notice: ReadModelNotice) {
+        if options.json {
+            let record = WarningRecord(warning: .init(kind: notice.kind, message: "\(notice)", eventsBehind: notice.eventsBehind))
+            Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
+        } else {
+            Terminal.printError("warning: \(notice)")
+        }
     }
 
     /// Prints a table for people, fitted to the terminal, or `empty` when it has no rows.
@@ -162,6 +180,11 @@ struct Session {
                 + "or point --library or EPISODIC_LIBRARY at an existing one."
         }
         if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        if let full = ReadModelFailure.diskFull(error) { return full.description }
+        if ReadModelFailure.isMalformed(error) {
+            return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "
+                + "from the log; `episodic projections rebuild --all` does it now."
+        }
         return "\(error)"
     }
 }

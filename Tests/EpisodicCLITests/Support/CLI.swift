@@ -5,6 +5,8 @@ final class CLI {
     /// What one invocation did.
     struct Run {
         var status: Int32
+        /// The process was killed by signal `status`, rather than exiting with it.
+        var signaled = false
         var out: String
         var err: String
 
@@ -20,6 +22,8 @@ final class CLI {
     var library: String { folder + "/library" }
     /// Variables every invocation gets, beside a clean environment (no EPISODIC_* from the caller).
     var environment: [String: String]
+    /// A command that runs the binary as someone else (`setpriv ...`), with its arguments; empty: as this process.
+    var runAs: [String] = []
 
     init() {
         var template = Array((NSTemporaryDirectory() + "episodic-cli-test-XXXXXX").utf8CString)
@@ -59,16 +63,16 @@ final class CLI {
             while !reader.isFinished { usleep(1_000) }
             process.waitUntilExit()
             return Run(
-                status: process.terminationStatus, out: String(decoding: output, as: UTF8.self),
-                err: String(decoding: errors.get(), as: UTF8.self))
+                status: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+                out: String(decoding: output, as: UTF8.self), err: String(decoding: errors.get(), as: UTF8.self))
         }
     }
 
     /// Starts `episodic arguments...` with `input` on stdin, without waiting for it.
     func start(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Running {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: runAs.first ?? Self.binary)
+        process.arguments = runAs.isEmpty ? arguments : Array(runAs.dropFirst()) + [Self.binary] + arguments
         process.environment = environment.merging(extra) { $1 }.merging(["PATH": "/usr/bin:/bin"]) { old, _ in old }
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         let out = Pipe(), err = Pipe(), stdin = Pipe()

@@ -1,0 +1,67 @@
+import EventLog
+import Foundation
+import GRDB
+
+extension ReadModel {
+    /// How many touched entities a transaction writes at most (their states are in memory anyway).
+    static let entitiesPerTransaction = 50_000
+
+    /// Brings every projector of `database` from its checkpoint to `end` (the log's head when nil);
+    /// returns how many events were applied. Each transaction also records the identity of the event
+    /// its checkpoint moves to. Progress is told after each round of reading (at most `batchSize` events
+    /// on each core); a transaction holds the rows of about `entitiesPerTransaction` entities at most.
+    @discardableResult
+    static func catchUp(
+        _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil,
+        batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction, progress: ((RebuildProgress) -> Void)?
+    ) throws -> UInt64 {
+        let head = min(end ?? log.head, log.head)
+        let stored = try database.read(Checkpoints.all)
+        // Projectors at the same checkpoint share one fold.
+        let groups = Dictionary(grouping: projectors.filter { stored[$0.name] != nil }) { stored[$0.name]!.checkpoint }
+        var applied: UInt64 = 0
+        let total = groups.keys.map { head.rawValue - min($0, head.rawValue) }.reduce(0, +)
+        let started = ContinuousClock.now
+        for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
+            var fold = EntityFold(log: log, after: LogPosition(checkpoint))
+            var position = LogPosition(checkpoint)
+            while position < head {
+                // Each transaction writes the final rows of the entities its events touched: an entity
+                // touched again and again in a replay is written once, not once per batch.
+                let plan = try fold.plan(
+                    after: position, through: head, runLength: batchSize, entityLimit: entitiesPerTransaction)
+                let changes = try fold.apply(plan, after: position, batchSize: batchSize) { reached in
+                    guard let progress else { return }
+                    let done = applied + reached.rawValue - checkpoint
+                    let elapsed = ContinuousClock.now - started
+                    let seconds = elapsed.seconds
+                    progress(RebuildProgress(done: done, total: total, rate: seconds > 0 ? Double(done) / seconds : 0))
+                }
+                let identity = try log.identity(at: plan.end)
+                let writes = group.map { $0.prepareWrite(changes) }
+                try database.write { db in
+                    for prepared in writes { try prepared.write(db) }
+                    try Checkpoints.advance(group.map(\.name), to: plan.end.rawValue, identity: identity, in: db)
+                }
+                position = plan.end
+            }
+            applied += head.rawValue - checkpoint
+        }
+        return applied
+    }
+
+    /// The first checkpoint of `stored` that does not describe `log`: beyond its head (after a refresh, in
+    /// case another process appended since this one last looked), or at an event other than the one
+    /// it recorded. Nil when every checkpoint stands on the log.
+    static func mismatch(_ stored: [String: Checkpoints.Row], log: EventLog) throws -> Problem? {
+        var identities: [UInt64: EventIdentity?] = [:]
+        for row in stored.values.sorted(by: { $0.checkpoint > $1.checkpoint }) {
+            if row.checkpoint > log.head.rawValue { try log.refresh() }
+            if row.checkpoint > log.head.rawValue { return .ahead(checkpoint: row.checkpoint, head: log.head.rawValue) }
+            guard row.checkpoint > 0 else { continue }
+            if identities[row.checkpoint] == nil { identities[row.checkpoint] = try log.identity(at: LogPosition(row.checkpoint)) }
+            if identities[row.checkpoint]! != row.identity { return .diverged(position: row.checkpoint) }
+        }
+        return nil
+    }
+}

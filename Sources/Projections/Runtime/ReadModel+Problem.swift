@@ -1,0 +1,57 @@
+extension ReadModel {
+    /// Why the live read model cannot be used as it is.
+    enum Problem: Equatable {
+        /// No `read.sqlite`, or it points at a generation that is not there: a new library, or one whose
+        /// read models were deleted.
+        case missing
+        /// `read.sqlite` is not a link to a generation (a file, a link elsewhere): never followed.
+        case invalidLink(String)
+        /// SQLite cannot open the generation at `path`, or reports it malformed.
+        case damaged(String, path: String)
+        /// The generation cannot be opened by this process (read-only, without the files SQLite needs to
+        /// read a WAL database; a full disk): nothing is wrong with it.
+        case unreadable(String)
+        /// Made by a build that did not record the identity of the event at each checkpoint.
+        case olderCheckpoints
+        /// A checkpoint beyond the log's head: the log was restored from an older copy.
+        case ahead(checkpoint: UInt64, head: UInt64)
+        /// The event at a checkpoint is not the one the read model recorded: the log was replaced.
+        case diverged(position: UInt64)
+        /// Projectors whose stored schema version is not this build's (or that are not there at all).
+        case staleSchema([String])
+
+        var reason: String {
+            switch self {
+            case .missing: "there was no read model"
+            case .invalidLink(let why): why
+            case .damaged(let why, _): "SQLite reports it malformed (\(why))"
+            case .unreadable(let why): why
+            case .olderCheckpoints: "it was made by an older build, which did not record which event each checkpoint stands on"
+            case let .ahead(checkpoint, head):
+                "it had read the log up to position \(checkpoint), beyond the log's head at \(head) (was the log restored from an older copy?)"
+            case .diverged(let position):
+                "the event at position \(position) is not the one it had read there (was the log replaced?)"
+            case .staleSchema(let names): "\(names.joined(separator: ", ")) changed schema"
+            }
+        }
+
+        /// The word a set-aside generation is named with; nil when the generation is not kept.
+        var setAsideName: String? {
+            switch self {
+            case .damaged: "damaged"
+            case .ahead: "ahead"
+            case .diverged: "diverged"
+            default: nil
+            }
+        }
+
+        /// Whether the user hears of the rebuild: not of a first build, nor of an upgrade's (it draws
+        /// a progress bar).
+        var isWorthANotice: Bool {
+            switch self {
+            case .missing, .staleSchema, .unreadable: false
+            default: true
+            }
+        }
+    }
+}

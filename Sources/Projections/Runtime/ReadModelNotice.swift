@@ -1,0 +1,46 @@
+/// Something a command should tell its user about the read models it answered from: they were not
+/// what the log says and were rebuilt, or they could not be brought up to date.
+public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
+    /// The live read model was replaced by a replay of the log. `setAside` is where the old one was kept
+    /// (a path in the library), when it was.
+    case rebuilt(reason: String, setAside: String?)
+    /// A read model that SQLite reports malformed was set aside (kept at `path`); the next command that
+    /// needs the read models rebuilds them.
+    case setAside(reason: String, path: String)
+    /// The read models could not be brought up to date: answers are `events` events behind the log.
+    case behind(events: UInt64, reason: String)
+    /// The library's read models could not be used or made here: answers come from a replay of the log
+    /// into a temporary folder outside the library, removed when the command ends.
+    case temporary(reason: String)
+
+    /// A short name, for JSON.
+    public var kind: String {
+        switch self {
+        case .rebuilt: "rebuilt"
+        case .setAside: "setAside"
+        case .behind: "behind"
+        case .temporary: "temporary"
+        }
+    }
+
+    public var eventsBehind: UInt64? {
+        if case .behind(let events, _) = self { return events }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .rebuilt(reason, setAside):
+            "the read models were rebuilt from the log: \(reason)."
+                + (setAside.map { " The old read model was kept as \($0); delete it when you no longer need it." } ?? "")
+        case let .setAside(reason, path):
+            "the read model was set aside as \(path): \(reason). The next command rebuilds it from the log."
+        case let .behind(events, reason):
+            "these answers are \(events) event\(events == 1 ? "" : "s") behind the log: the read models could not be "
+                + "brought up to date (\(reason))."
+        case .temporary(let reason):
+            "the library's read models cannot be used here (\(reason)); these answers come from a replay of the log "
+                + "into a temporary folder."
+        }
+    }
+}

@@ -26,10 +26,8 @@ extension Library {
     /// model, set aside (when it can be) for the next command to rebuild. The replay is skipped when the
     /// log itself is damaged, since it would stop at the damage.
     public func verify(progress: ((RebuildProgress) -> Void)? = nil) throws -> LibraryVerification {
-        let report = try log.verify()
-        var result = LibraryVerification(
-            log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [])
-        guard report.isClean else { return result }
+        var result = Self.logOnly(try log.verify(), at: path)
+        guard result.log.isClean else { return result }
         let model = try readModel()
         // A read model that opening found wanting was damage too, though it is rebuilt by now.
         for case .rebuilt(let reason, let kept) in notices {
@@ -45,5 +43,26 @@ extension Library {
             result.readModelSetAside = try? model.setAsideMalformed(reason: check.problems.joined(separator: "; "), log: log)
         }
         return result
+    }
+
+    /// Checks the log and its blobs of the library at `path`, without opening it first: for a log too
+    /// damaged to open, whose report would otherwise be the open's first error. The read models are
+    /// not compared.
+    public static func verifyLog(at path: String) throws -> LibraryVerification {
+        logOnly(try EventLog.verify(libraryAt: path), at: path)
+    }
+
+    /// The log's report, with one more problem when the log ends in bytes nothing in the log shows were
+    /// acknowledged but the read models do (they had read past the readable end).
+    private static func logOnly(_ report: VerificationReport, at path: String) -> LibraryVerification {
+        var report = report
+        if let tail = report.unacknowledgedTail, let seen = ReadModel.furthestCheckpoint(in: path), seen.rawValue > report.events {
+            report.problems.append(.init(
+                segment: tail.segment, offset: tail.offset,
+                message: "\(tail.reason); the read models show that position \(seen) was acknowledged, so this is damage, not a torn write"))
+            report.unacknowledgedTail = nil
+        }
+        return LibraryVerification(
+            log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [])
     }
 }

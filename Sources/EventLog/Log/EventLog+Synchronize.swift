@@ -186,7 +186,9 @@ extension EventLog {
     }
 
     /// Whether a whole, valid frame starts anywhere in `bytes` at or after `start`.
-    private func containsValidFrame(_ bytes: [UInt8], after start: Int) -> Bool {
+    func containsValidFrame(_ bytes: [UInt8], after start: Int) -> Bool { Self.containsValidFrame(bytes, after: start) }
+
+    static func containsValidFrame(_ bytes: [UInt8], after start: Int) -> Bool {
         bytes.withUnsafeBytes { raw in
             var at = start
             while at + 4 <= raw.count {

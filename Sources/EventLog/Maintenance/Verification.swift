@@ -11,6 +11,12 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
         public var offset: UInt64?
         public var message: String
 
+        public init(segment: String?, offset: UInt64?, message: String) {
+            self.segment = segment
+            self.offset = offset
+            self.message = message
+        }
+
         public var description: String {
             if let segment, let offset { return "\(segment) at byte \(offset): \(message)" }
             return message
@@ -29,6 +35,11 @@ public struct VerificationReport: Sendable, CustomStringConvertible {
     /// The hash of the log's last commit, in hex. Noted down somewhere else, it lets a later verify tell
     /// whether anything up to here was changed, the last commit included.
     public var headHash: String?
+    /// Bytes at the end of the log that are not a whole commit, when nothing shows they were
+    /// acknowledged: a command died while writing them, and the next writer sets them aside. Not a
+    /// problem (nothing acknowledged is missing), but worth saying. When the stream index shows they
+    /// were acknowledged, they are a problem instead.
+    public var unacknowledgedTail: UnreadableTail?
     public var problems: [Problem] = []
 
     public var isClean: Bool { problems.isEmpty }
@@ -120,13 +131,13 @@ private struct LogCheck {
             }
             report.segments += 1
             let file = try File.openForReading(layout.segmentPath(number))
-            try checkSegment(number, file: file)
+            try checkSegment(number, file: file, isLast: i == numbers.count - 1)
         }
         if let (_, hash) = commits.finish() { report.headHash = hash.hex }
         report.streams = streamVersions.count
     }
 
-    private mutating func checkSegment(_ number: UInt32, file: File) throws(EventLogError) {
+    private mutating func checkSegment(_ number: UInt32, file: File, isLast: Bool) throws(EventLogError) {
         let name = Segment.name(of: number)
         let size = try file.size()
         let header: SegmentHeader
@@ -135,7 +146,11 @@ private struct LogCheck {
         case .success(let parsed): header = parsed
         case .failure(.newerFormat(let version)):
             return problem(name, 16, "its header says log format \(version), newer than this build reads")
-        case .failure: return problem(name, 0, "not a valid segment header")
+        case .failure:
+            if isLast, !EventLog.containsValidFrame(try file.readAll(), after: 0) {
+                return tail(name, 0, size, "its header is not a segment header")
+            }
+            return problem(name, 0, "not a valid segment header")
         }
         if header.formatVersion > formatVersion {
             problem(name, 16, "its header says log format \(header.formatVersion), but the library's FORMAT says \(formatVersion)")
@@ -152,24 +167,51 @@ private struct LogCheck {
             case .end:
                 return
             case .incomplete(let offset):
-                return problem(name, offset, "an incomplete frame of \(size - offset) bytes (a torn write: the next writer sets it aside, unless something shows it was acknowledged)")
+                return try badFrame(name, file, offset, size, "an incomplete frame of \(size - offset) bytes", isLast: isLast)
             case .invalid(let offset, let reason):
-                return problem(name, offset, "not an LZ4 frame: \(reason)")
+                return try badFrame(name, file, offset, size, "not an LZ4 frame: \(reason)", isLast: isLast)
             case .frame(let offset, let bytes):
-                report.frames += 1
-                if let feature = LZ4Frame.unwrittenDescriptorFeature(bytes) { problem(name, offset, feature) }
                 let length: Int
                 do {
                     length = try reader.decode(bytes)
                 } catch {
+                    let rest = try file.read(count: Int(size - offset), at: offset)
+                    if isLast, !EventLog.containsValidFrame(rest, after: 1) {
+                        return tail(name, offset, size, "the frame fails its check: \(error.reason)")
+                    }
+                    report.frames += 1
                     problem(name, offset, "frame fails its check: \(error.reason)")
                     continue
                 }
+                report.frames += 1
+                if let feature = LZ4Frame.unwrittenDescriptorFeature(bytes) { problem(name, offset, feature) }
                 let lines = Lines(reader.content.bytes(0..<length))
                 if lines.hasUnterminatedTail { problem(name, offset, "the frame's last line has no newline") }
                 for (_, line) in lines { checkLine(line, segment: name, frame: offset) }
             }
         }
+    }
+
+    /// A frame that cannot be read: the end of the log (a torn tail) when nothing valid follows it in the
+    /// last segment, damage otherwise.
+    private mutating func badFrame(
+        _ name: String, _ file: File, _ offset: UInt64, _ size: UInt64, _ reason: String, isLast: Bool
+    ) throws(EventLogError) {
+        guard isLast, !EventLog.containsValidFrame(try file.read(count: Int(size - offset), at: offset), after: 1) else {
+            return problem(name, offset, reason)
+        }
+        tail(name, offset, size, reason)
+    }
+
+    /// Bad bytes at the very end of the log. The stream index is written only after a commit is on disk:
+    /// if it covers a position past the last readable one, these bytes were an acknowledged commit.
+    private mutating func tail(_ name: String, _ offset: UInt64, _ size: UInt64, _ reason: String) {
+        let last = expected.rawValue - 1
+        let claim = StreamIndex.claimedCoverage(in: layout.indexDirectory)
+        if claim > last {
+            return problem(name, offset, "\(reason); the stream index shows that position \(claim) was acknowledged, so this is damage, not a torn write")
+        }
+        report.unacknowledgedTail = UnreadableTail(segment: name, offset: offset, bytes: size - offset, reason: reason)
     }
 
     private mutating func checkLine(_ line: UnsafeRawBufferPointer, segment: String, frame: UInt64) {

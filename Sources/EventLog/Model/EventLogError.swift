@@ -34,6 +34,15 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         code == ENOSPC || code == EDQUOT ? .diskFull(operation: operation, path: path) : .io(operation: operation, path: path, errno: code)
     }
 
+    /// Whether the error says the log or a blob is not what was written (rather than a refusal, a
+    /// missing library or the system saying no).
+    public var isDamage: Bool {
+        switch self {
+        case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case let .versionConflict(stream, expected, actual):

@@ -47,6 +47,14 @@ final class StreamIndex {
     /// The newest entry, from which the log checks that the index still matches it.
     var lastEntry: IndexEntry? { added.last ?? mapped?.last ?? run?.lastEntry }
 
+    /// The last position the index files in `directory` hold an entry for, whatever segments they were
+    /// made from (compaction moves frames, not positions): what the index says was acknowledged.
+    static func claimedCoverage(in directory: String) -> UInt64 {
+        let run = SortedRun(path: directory + "/streams.sorted")
+        let base = run?.covered ?? 0
+        return base + UInt64(MappedTail(path: directory + "/streams.tail", continuing: base)?.count ?? 0)
+    }
+
     /// Reads what is on disk: maps the sorted run and the tail, whatever their length, in constant time.
     /// A run that does not match the segments' generations is dropped.
     func load(generations: [UInt32: UInt32]) {

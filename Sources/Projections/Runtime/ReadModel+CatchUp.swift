@@ -57,7 +57,9 @@ extension ReadModel {
         var identities: [UInt64: EventIdentity?] = [:]
         for row in stored.values.sorted(by: { $0.checkpoint > $1.checkpoint }) {
             if row.checkpoint > log.head.rawValue { try log.refresh() }
-            if row.checkpoint > log.head.rawValue { return .ahead(checkpoint: row.checkpoint, head: log.head.rawValue) }
+            if row.checkpoint > log.head.rawValue {
+                return .ahead(checkpoint: row.checkpoint, head: log.head.rawValue, tail: log.unreadableTail)
+            }
             guard row.checkpoint > 0 else { continue }
             if identities[row.checkpoint] == nil { identities[row.checkpoint] = try log.identity(at: LogPosition(row.checkpoint)) }
             if identities[row.checkpoint]! != row.identity { return .diverged(position: row.checkpoint) }

@@ -1,3 +1,5 @@
+import EventLog
+
 extension ReadModel {
     /// Why the live read model cannot be used as it is.
     enum Problem: Equatable {
@@ -13,8 +15,9 @@ extension ReadModel {
         case unreadable(String)
         /// Made by a build that did not record the identity of the event at each checkpoint.
         case olderCheckpoints
-        /// A checkpoint beyond the log's head: the log was restored from an older copy.
-        case ahead(checkpoint: UInt64, head: UInt64)
+        /// A checkpoint beyond the log's head: the log was restored from an older copy, or (`tail`) it
+        /// ends in damaged bytes where the events the read model had read should be.
+        case ahead(checkpoint: UInt64, head: UInt64, tail: UnreadableTail?)
         /// The event at a checkpoint is not the one the read model recorded: the log was replaced.
         case diverged(position: UInt64)
         /// Projectors whose stored schema version is not this build's (or that are not there at all).
@@ -27,8 +30,11 @@ extension ReadModel {
             case .damaged(let why, _): "SQLite reports it malformed (\(why))"
             case .unreadable(let why): why
             case .olderCheckpoints: "it was made by an older build, which did not record which event each checkpoint stands on"
-            case let .ahead(checkpoint, head):
+            case let .ahead(checkpoint, head, nil):
                 "it had read the log up to position \(checkpoint), beyond the log's head at \(head) (was the log restored from an older copy?)"
+            case let .ahead(checkpoint, head, tail?):
+                "it had read the log up to position \(checkpoint), but the log can be read only up to position \(head): "
+                    + "\(tail) (`episodic log verify` says more)"
             case .diverged(let position):
                 "the event at position \(position) is not the one it had read there (was the log replaced?)"
             case .staleSchema(let names): "\(names.joined(separator: ", ")) changed schema"

@@ -86,9 +86,14 @@ struct LogCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global) { session in
-                let library = try session.library()
                 let bar = ProgressBar("replaying", quiet: global.quiet)
-                let result = try library.verify(progress: bar.update)
+                let result: LibraryVerification
+                do {
+                    result = try session.library().verify(progress: bar.update)
+                } catch let error as EventLogError where error.isDamage {
+                    // Too damaged to open: the log's own walk still reports everything it finds.
+                    result = try Library.verifyLog(at: global.libraryPath)
+                }
                 bar.finish()
                 if global.json {
                     session.printJSON(VerifyRecord(result))
@@ -106,6 +111,15 @@ struct LogCommands: ParsableCommand {
                     + "\(log.blobs) blobs checked: " + (log.isClean ? "all good" : "\(log.problems.count) problem(s)")
             ]
             lines += log.problems.map { "  - \($0)" }
+            if let start = log.chainStart, let head = log.headHash {
+                lines.append("chain: every commit from position \(start) names the hash of the one before it; the last commit's hash is \(head)")
+            } else if log.events > 0 {
+                lines.append("chain: none (written before log format 2; the next commit starts it)")
+            }
+            if let tail = log.unacknowledgedTail {
+                lines.append("note: \(tail); nothing shows it was acknowledged (a command died while writing it). The next command "
+                    + "that writes sets it aside in quarantine/; `episodic log repair` does it now.")
+            }
             if !log.isClean {
                 lines.append("read models: not compared, the log is damaged. Restore the damaged files from a backup.")
             } else if !result.readModelProblems.isEmpty {
@@ -184,8 +198,19 @@ private struct VerifyRecord: Encodable {
         var replayed: String?
     }
 
+    struct Tail: Encodable {
+        var segment: String
+        var offset: UInt64
+        var bytes: UInt64
+        var reason: String
+    }
+
     var clean: Bool
     var events: UInt64
+    var commits: Int
+    var chainStart: UInt64?
+    var headHash: String?
+    var unacknowledgedTail: Tail?
     var logProblems: [String]
     var readModelProblems: [String]
     var readModelSetAside: String?
@@ -196,6 +221,10 @@ private struct VerifyRecord: Encodable {
     init(_ result: LibraryVerification) {
         clean = result.isClean
         events = result.log.events
+        commits = result.log.commits
+        chainStart = result.log.chainStart?.rawValue
+        headHash = result.log.headHash
+        unacknowledgedTail = result.log.unacknowledgedTail.map { Tail(segment: $0.segment, offset: $0.offset, bytes: $0.bytes, reason: $0.reason) }
         logProblems = result.log.problems.map(\.description)
         readModelProblems = result.readModelProblems
         readModelSetAside = result.readModelSetAside

@@ -49,10 +49,12 @@ struct Session {
         defer { bar.finish() }
         let library = try Library(
             at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
-            notice: { notice in
+            notice: { [json = options.json] notice in
                 bar.finish()
-                warn(notice)
+                Self.warn(notice, json: json)
             })
+        // Kept to say after the command what its writer set aside. The notice closure above holds no
+        // session: the library must be freed when the command ends, which closes SQLite cleanly.
         opened.library = library
         _ = try library.readModel()
         return library
@@ -133,8 +135,8 @@ struct Session {
 
     /// Tells what happened to the read models the answers come from, on stderr: one `warning:` line, or
     /// with `--json` one object (`schemas/cli-output.md`).
-    func warn(_ notice: ReadModelNotice) {
-        if options.json {
+    static func warn(_ notice: ReadModelNotice, json: Bool) {
+        if json {
             let record = WarningRecord(warning: .init(kind: notice.kind, message: "\(notice)", eventsBehind: notice.eventsBehind))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
         } else {

@@ -48,12 +48,8 @@ final class WriterLock {
         do {
             return try File.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW)
         } catch {
-            guard case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM else {
-                if case .io(_, _, ELOOP) = error {
-                    throw .libraryNotWritable(path: library, reason: "its LOCK file is a symbolic link; remove it")
-                }
-                throw error
-            }
+            // A link in place of LOCK is refused by File.open, naming it.
+            guard case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM else { throw error }
             if !writable, let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW) { return file }
             throw .libraryNotWritable(path: library, reason: String(cString: strerror(code)))
         }

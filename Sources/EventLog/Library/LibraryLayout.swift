@@ -22,6 +22,9 @@ struct LibraryLayout {
 
     func segmentPath(_ number: UInt32) -> String { logDirectory + "/" + Segment.name(of: number) }
 
+    /// `log/`, open for writing in it without following a link (see ``Folder``).
+    func logFolder() throws(EventLogError) -> Folder { try Folder.inside(root, at: logDirectory) }
+
     static func formatText(_ version: UInt32) -> String { "episodic library format \(version)\n" }
 
     /// Makes the folders and the FORMAT file of a new library; does nothing to an existing one.
@@ -32,21 +35,17 @@ struct LibraryLayout {
         case true? where FileSystem.exists(layout.formatFile): return try open(at: root)
         default: break
         }
+        let isNew = !FileSystem.exists(root)
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
             throw .libraryNotWritable(path: root, reason: "cannot create the folder (\(error.localizedDescription))")
         }
         do {
-            for folder in [layout.logDirectory, layout.indexDirectory, layout.blobDirectory] {
-                try FileSystem.makeDirectory(folder)
-            }
-            let temporary = layout.formatFile + ".new"
-            let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-            try file.write(Array(formatText(formatVersion).utf8), at: 0)
-            try file.sync()
-            try FileSystem.rename(temporary, to: layout.formatFile)
-            try FileSystem.syncDirectory(root)
+            if isNew { try FileSystem.syncDirectory((root as NSString).deletingLastPathComponent) }
+            let folder = try Folder.library(root)
+            for name in ["log", "index", "blobs"] { _ = try folder.subfolder(name, creating: true) }
+            try folder.replace("FORMAT", with: Array(formatText(formatVersion).utf8))
         } catch {
             if case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM {
                 throw .libraryNotWritable(path: root, reason: String(cString: strerror(code)))

@@ -91,7 +91,7 @@ extension EventLog {
         let number = UInt32(segments.count + 1)
         let header = SegmentHeader(number: number, firstPosition: head.next, generation: 0)
         let path = layout.segmentPath(number)
-        let file = try File.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
+        let file = try layout.logFolder().open(Segment.name(of: number), flags: O_RDWR | O_CREAT | O_EXCL)
         try file.write(header.bytes, at: 0)
         segments.append(Segment(header: header, path: path, size: UInt64(SegmentHeader.size)))
         appendFile = (number, file)
@@ -100,7 +100,7 @@ extension EventLog {
 
     private func appendTarget(_ segment: Segment) throws(EventLogError) -> File {
         if let (number, file) = appendFile, number == segment.number { return file }
-        let file = try File.open(segment.path, flags: O_RDWR)
+        let file = try layout.logFolder().open(segment.name, flags: O_RDWR)
         appendFile = (segment.number, file)
         return file
     }

@@ -131,7 +131,7 @@ extension EventLog {
         // A torn tail: never acknowledged, so it is not part of the log.
         segments[segmentIndex].size = bad.offset
         guard repair else { return nil }
-        let writable = try File.open(segment.path, flags: O_WRONLY)
+        let writable = try layout.logFolder().open(segment.name, flags: O_WRONLY)
         try writable.truncate(to: bad.offset)
         try writable.sync()
         readFiles[segment.number] = nil
@@ -196,8 +196,9 @@ extension EventLog {
                     throw .damagedLog(segment: Segment.name(of: number), offset: 0, reason: "its header is not a segment header")
                 }
                 if repair {
-                    try FileSystem.remove(path)
-                    try FileSystem.syncDirectory(layout.logDirectory)
+                    let folder = try layout.logFolder()
+                    try folder.remove(Segment.name(of: number))
+                    try folder.sync()
                     removed = (Segment.name(of: number), size)
                 }
                 break
@@ -210,7 +211,7 @@ extension EventLog {
         // Leftovers of an interrupted compaction go only once every segment is known to be readable.
         if repair {
             for name in names where name.hasSuffix(".compacting") {
-                try FileSystem.remove(layout.logDirectory + "/" + name)
+                try layout.logFolder().remove(name)
             }
         }
         return (found, removed)

@@ -96,6 +96,7 @@ public final class EventLog {
             withExtendedLifetime(lock) {}
         }
         let recovery = try synchronize(repair: true)
+        removeAbandonedFiles()
         persistIndex()
         return try body(LogWriter(log: self, recovery: recovery))
     }

@@ -32,6 +32,7 @@ extension EventLog {
         lineBuffer.withUnsafeBytes { LZ4Frame.compress($0, into: &frameBuffer) }
 
         // Write it where it belongs, durably.
+        if !foundationsDurable { try makeFoundationsDurable() }
         let (segmentIndex, offset) = try placeFrame(of: UInt64(frameBuffer.count))
         let segment = segments[segmentIndex]
         let file = try appendTarget(segment)
@@ -88,6 +89,9 @@ extension EventLog {
         {
             return (segments.count - 1, last.size)
         }
+        // Sealed: frames a killed writer left unsynced, which this one took as part of the log, become
+        // durable before anything follows them in the next segment.
+        if let last = segments.last { try appendTarget(last).sync() }
         let number = UInt32(segments.count + 1)
         let header = SegmentHeader(number: number, firstPosition: head.next, generation: 0)
         let path = layout.segmentPath(number)

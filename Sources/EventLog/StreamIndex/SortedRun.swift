@@ -109,7 +109,9 @@ final class SortedRun {
         }
     }
 
-    /// Writes a run of `entries` (already in stream order) to the file `name` in `folder`, atomically by rename.
+    /// Writes a run of `entries` (already in stream order) to the file `name` in `folder`, atomically by
+    /// rename. Synced before the rename, so that a power cut leaves the old run or the new, never a torn
+    /// one whose damaged entries a stream read could pass over unseen (one sync per merge).
     static func write(
         entries: [IndexEntry], sparse: [(position: UInt64, segment: UInt32, frameOffset: UInt32)],
         covered: UInt64, lastEntry: IndexEntry?, segments: [(UInt32, UInt32)], in folder: Folder, name: String
@@ -137,6 +139,6 @@ final class SortedRun {
             out.appendLittleEndian(point.segment)
             out.appendLittleEndian(point.frameOffset)
         }
-        try folder.replace(name, with: out, durably: false)
+        try folder.replace(name, with: out, syncingFile: true)
     }
 }

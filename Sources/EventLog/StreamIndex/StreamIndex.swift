@@ -47,7 +47,7 @@ final class StreamIndex {
     /// The newest entry, from which the log checks that the index still matches it.
     var lastEntry: IndexEntry? { added.last ?? mapped?.last ?? run?.lastEntry }
 
-    /// Reads what is on disk: maps the sorted run and the tail, whatever their length, in constant time.
+    /// Reads what is on disk: maps the sorted run in constant time, and the tail, checking each entry.
     /// A run that does not match the segments' generations is dropped.
     func load(generations: [UInt32: UInt32]) {
         reset()
@@ -222,7 +222,7 @@ final class StreamIndex {
         var header = Self.tailTag
         header.appendLittleEndian(base)
         header.append(contentsOf: repeatElement(0, count: 16))
-        try folder().replace(Self.tailName, with: header, durably: false)
+        try folder().replace(Self.tailName, with: header, syncingFile: false)
         tailFileBase = base
         tailFile = nil
     }

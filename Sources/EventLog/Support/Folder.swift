@@ -127,22 +127,23 @@ final class Folder {
     }
 
     /// Replaces the file `name` with `bytes`, whole or not at all: a temporary file beside it, renamed
-    /// over it. `durably` syncs the file before the rename and the folder after, so that after a crash
-    /// the file holds the old bytes or the new; derived files skip both.
-    func replace(_ name: String, with bytes: [UInt8], durably: Bool = true) throws(EventLogError) {
+    /// over it. By default the file is synced before the rename and the folder after, so that after a
+    /// crash `name` holds the old bytes or the new, durably. Derived files may skip the folder's sync
+    /// (`syncingFile: true`: after a crash, the old file or the new, whole) or both (`false`: anything).
+    func replace(_ name: String, with bytes: [UInt8], syncingFile: Bool? = nil) throws(EventLogError) {
         let (temporary, file) = try createTemporary(prefix: Self.temporaryPrefix(for: name))
         do {
             try file.write(bytes, at: 0)
-            if durably { try file.sync() }
+            if syncingFile ?? true { try file.sync() }
             try rename(temporary, to: name)
-            if durably { try sync() }
+            if syncingFile == nil { try sync() }
         } catch {
             try? remove(temporary)
             throw error
         }
     }
 
-    /// The prefix of the temporary files ``replace(_:with:durably:)`` makes for `name`.
+    /// The prefix of the temporary files ``replace(_:with:syncingFile:)`` makes for `name`.
     static func temporaryPrefix(for name: String) -> String { "." + name + "." }
 
     /// The names in the folder, `.` and `..` left out.

@@ -183,7 +183,9 @@ struct Plan {
             }
         }
         let after = folder.folder + "/after"
-        try disk.materialize(into: after, seed: seed ^ 0x5EED)
+        // Each trial draws differently: with one seed for all, a folder would make the same choice at every cut.
+        var mix = SplitMix64(seed: seed ^ UInt64(operation) << 20 ^ UInt64(kill ?? 0) << 40)
+        try disk.materialize(into: after, seed: mix.next())
         return (acknowledged.count, Self.problems(in: after, acknowledged: acknowledged))
     }
 

@@ -36,8 +36,8 @@ public struct BlobStore: Sendable {
         let shard = try root.subfolder(String(ref.sha256.prefix(2)), creating: true).folder
         try root.sync()
         if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(of: existing, ref)) != nil {
-            // Already stored; made durable again, since the process that stored it may not have lived to.
-            try existing.sync()
+            // Already stored. A blob file gets its name only once its content is synced, but the process
+            // that renamed it may have been killed before it synced the shard: sync it again.
             try shard.sync()
             return ref
         }

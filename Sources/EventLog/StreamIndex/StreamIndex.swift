@@ -64,6 +64,7 @@ final class StreamIndex {
 
     /// Forgets everything, in memory; the next `persist` rewrites the files.
     func reset() {
+        isBroken = false
         run = nil
         mapped = nil
         added = []
@@ -72,22 +73,32 @@ final class StreamIndex {
         tailFile = nil
     }
 
-    /// Adds the entry of the next position.
+    /// Set when the files turned out not to continue the log where they claim to (an entry that is not
+    /// the next position): the index answers nothing until it is rebuilt from the log.
+    private(set) var isBroken = false
+
+    /// Adds the entry of the next position. An entry that is not the next one marks the index broken,
+    /// since the files it was loaded from said otherwise.
     func add(_ entry: IndexEntry) {
-        precondition(entry.position == covered + 1, "index entries are added in position order")
+        guard !isBroken, entry.position == covered + 1 else {
+            isBroken = true
+            return
+        }
         added.append(entry)
     }
 
     /// The entries of one stream (by hash; the caller checks the stream name), in position order.
-    /// Nil when the sorted run turns out to be damaged: the caller rebuilds the index.
+    /// Nil when the index turns out to be damaged: the caller rebuilds it from the log.
     func entries(for hash: UInt64) -> [IndexEntry]? {
-        guard let sorted = run.map({ $0.entries(for: hash) }) ?? [], let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
+        guard !isBroken, let sorted = run.map({ $0.entries(for: hash) }) ?? [], let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
         else { return nil }
         return sorted + onDisk + added.filter { $0.streamHash == hash }
     }
 
-    /// A frame at or before `position` to start a scan from; nil means the start of the log.
+    /// A frame at or before `position` to start a scan from; nil means the start of the log. A hint
+    /// only: the reader checks where it leads, since the files may be wrong.
     func start(for position: UInt64) -> (segment: UInt32, frameOffset: UInt32)? {
+        guard !isBroken else { return nil }
         let base = run?.covered ?? 0
         if position > base, position - base <= UInt64(tailCount) {
             let index = Int(position - base - 1)
@@ -104,6 +115,7 @@ final class StreamIndex {
 
     /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
     func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
+        if isBroken { throw .damagedLog(segment: Self.tailFileName, offset: 0, reason: "the index does not continue the log") }
         // Merging when the tail reaches an eighth of the run keeps the total merge work linear in the log.
         if tailCount >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) {
             try merge(generations: generations)

@@ -40,11 +40,13 @@ struct CrashSimulationTests {
         var trials = 0
         var problems: [String] = []
         for kill in 1...total {
+            // A cut somewhere after the kill, and one once everything was acknowledged.
             for seed in 1...Self.seeds {
-                let cut = kill + 1 + Int(random.next() % UInt64(total))
-                trials += 1
-                let outcome = try plan.crash(at: cut, killedAt: kill, seed: seed)
-                problems += outcome.problems.map { "killed at operation \(kill), power cut at \(cut), seed \(seed): \($0)" }
+                for cut in [kill + 1 + Int(random.next() % UInt64(total)), 2 * total + 1] {
+                    trials += 1
+                    let outcome = try plan.crash(at: cut, killedAt: kill, seed: seed)
+                    problems += outcome.problems.map { "killed at operation \(kill), power cut at \(cut), seed \(seed): \($0)" }
+                }
             }
         }
         print("crash simulation, plan \(plan.seed): \(trials) kills, each followed by a new writer and a power cut; problems: \(problems.count)")

@@ -23,8 +23,8 @@ public struct BlobStore: Sendable {
     /// Stores `bytes` durably and returns their reference.
     ///
     /// The content goes to a temporary file `.incoming-<random>` in this folder, is fsynced, renamed to
-    /// its place, and the shard folder is fsynced; the shard's own entry is synced in `blobs/` too, even
-    /// when an earlier process made it (it may have been killed before its sync). When the blob's file is
+    /// its place, and the shard folder is fsynced; the shard's own entry in `blobs/` is synced before the
+    /// shard holds anything, even when an earlier process made it. When the blob's file is
     /// already there it is read and checked first: content that does not match its sha256 (damage) is
     /// written again and replaces it, atomically. Nothing is written through a symbolic link: a link in
     /// place of this folder or of a shard is refused, a link in place of a blob is replaced.
@@ -33,8 +33,10 @@ public struct BlobStore: Sendable {
         let ref = Self.reference(for: bytes)
         let name = String(ref.sha256.dropFirst(2))
         let root = try Folder.inside(library, at: directory)
-        let shard = try root.subfolder(String(ref.sha256.prefix(2)), creating: true).folder
-        try root.sync()
+        let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
+        // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
+        // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
+        if try created ? true : shard.contents().isEmpty { try root.sync() }
         if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(of: existing, ref)) != nil {
             // Already stored. A blob file gets its name only once its content is synced, but the process
             // that renamed it may have been killed before it synced the shard: sync it again.

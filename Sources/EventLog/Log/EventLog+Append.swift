@@ -32,14 +32,15 @@ extension EventLog {
         lineBuffer.withUnsafeBytes { LZ4Frame.compress($0, into: &frameBuffer) }
 
         // Write it where it belongs, durably.
-        if !foundationsDurable { try makeFoundationsDurable() }
         let (segmentIndex, offset) = try placeFrame(of: UInt64(frameBuffer.count))
         let segment = segments[segmentIndex]
         let file = try appendTarget(segment)
         do {
+            // A segment's entry in log/ is synced before its first frame is written, whoever created it
+            // (perhaps a writer killed before it could): a frame in a segment proves its entry durable.
+            if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
             try file.write(frameBuffer, at: offset)
             try file.sync()
-            if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
         } catch {
             // Not acknowledged: take the bytes back so that the next commit does not land after them.
             try? file.truncate(to: offset)

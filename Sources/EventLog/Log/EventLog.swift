@@ -56,8 +56,6 @@ public final class EventLog {
     // Writer state, valid only inside `write`.
     var isWriting = false
     var appendFile: (segment: UInt32, file: File)?
-    /// Whether this write session has synced the library's folder and `log/` (see ``makeFoundationsDurable()``).
-    var foundationsDurable = false
     var lineBuffer: [UInt8] = []
     var frameBuffer: [UInt8] = []
 
@@ -95,7 +93,6 @@ public final class EventLog {
         defer {
             isWriting = false
             appendFile = nil
-            foundationsDurable = false
             withExtendedLifetime(lock) {}
         }
         let recovery = try synchronize(repair: true)

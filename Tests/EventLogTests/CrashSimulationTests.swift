@@ -26,7 +26,8 @@ struct CrashSimulationTests {
                 problems += outcome.problems.map { "plan \(plan.seed): power cut at operation \(operation) of \(total), seed \(seed): \($0)" }
             }
         }
-        print("crash simulation, plan \(plan.seed): \(trials) power cuts over \(total) operations of \(plan.commitCount) commits; problems: \(problems.count)")
+        print("crash simulation, plan \(plan.seed): \(trials) power cuts over \(total) operations of \(plan.commitCount) commits; "
+            + "problems: \(problems.count)")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
 
@@ -55,7 +56,9 @@ struct CrashSimulationTests {
 
     /// The simulation is strict enough: take away any one sync of the write path and some crash loses
     /// an acknowledged commit or one of its blobs.
-    @Test("without the sync of each file or folder of the write path, some power cut loses something acknowledged", arguments: SimulatedDisk.Sync.allCases)
+    @Test(
+        "without the sync of each file or folder of the write path, some power cut loses something acknowledged",
+        arguments: SimulatedDisk.Sync.allCases)
     func everySyncIsNeeded(ignoring sync: SimulatedDisk.Sync) throws {
         let plan = Plan(seed: 7)
         let total = try plan.operationCount()
@@ -171,7 +174,9 @@ struct Plan {
 
     /// Runs the plan over a simulated disk until a power cut at operation `operation` (after a kill at
     /// `killedAt`, when given, and a new writer going on), then checks the library the cut leaves.
-    func crash(at operation: Int, killedAt kill: Int? = nil, seed: UInt64, ignoring sync: SimulatedDisk.Sync? = nil) throws -> (acknowledged: Int, problems: [String]) {
+    func crash(
+        at operation: Int, killedAt kill: Int? = nil, seed: UInt64, ignoring sync: SimulatedDisk.Sync? = nil
+    ) throws -> (acknowledged: Int, problems: [String]) {
         let folder = TemporaryLibrary(inMemory: true)
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let disk = SimulatedDisk(root: folder.path, seed: seed, ignoring: sync)

@@ -11,7 +11,7 @@ final class File {
     let descriptor: Int32
     let path: String
 
-    init(descriptor: Int32, path: String) {
+    private init(descriptor: Int32, path: String) {
         self.descriptor = descriptor
         self.path = path
     }
@@ -25,7 +25,9 @@ final class File {
     }
 
     /// Opens `name` in the folder open as `directory` (see ``Folder``); `path` names it in errors.
-    static func open(in directory: Int32, _ name: String, flags: Int32, mode: mode_t = 0o666, naming path: String) throws(EventLogError) -> File {
+    static func open(
+        in directory: Int32, _ name: String, flags: Int32, mode: mode_t = 0o666, naming path: String
+    ) throws(EventLogError) -> File {
         let writing = flags & O_ACCMODE != O_RDONLY || flags & (O_CREAT | O_TRUNC) != 0
         let all = flags | O_CLOEXEC | (writing ? O_NOFOLLOW : 0)
         let fd = FileSystemLayer.current.openat(directory, name, all, mode)
@@ -132,11 +134,15 @@ enum FileSystem {
 
     /// Atomically replaces `target` with `source`.
     static func rename(_ source: String, to target: String) throws(EventLogError) {
-        guard FileSystemLayer.current.renameat(AT_FDCWD, source, AT_FDCWD, target) == 0 else { throw .system("rename", path: source, errno: errno) }
+        guard FileSystemLayer.current.renameat(AT_FDCWD, source, AT_FDCWD, target) == 0 else {
+            throw .system("rename", path: source, errno: errno)
+        }
     }
 
     static func remove(_ path: String) throws(EventLogError) {
-        guard FileSystemLayer.current.unlinkat(AT_FDCWD, path, 0) == 0 || errno == ENOENT else { throw .system("remove", path: path, errno: errno) }
+        guard FileSystemLayer.current.unlinkat(AT_FDCWD, path, 0) == 0 || errno == ENOENT else {
+            throw .system("remove", path: path, errno: errno)
+        }
     }
 
     static func contents(of directory: String) throws(EventLogError) -> [String] {

@@ -1,10 +1,13 @@
 import EventLog
 import Foundation
 
-/// A folder of this process's own on /dev/shm (memory: every input becomes files), removed at exit.
+/// A folder of this process's own on /dev/shm (memory: every input becomes files), inside
+/// $EPISODIC_FUZZ_SCRATCH when set (tools/fuzz sets it, and removes it after the run, since libFuzzer
+/// does not always leave through `exit`).
 public enum Scratch {
     public static let folder: String = {
-        let parent = access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
+        let parent = ProcessInfo.processInfo.environment["EPISODIC_FUZZ_SCRATCH"].map { $0 + "/" }
+            ?? (access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory())
         var template = Array((parent + "episodic-fuzz-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { fatalError("cannot make a scratch folder in \(parent)") }
         let path = String(cString: made)

@@ -5,8 +5,8 @@ import Foundation
 /// Content-addressed storage for heavy content (transcripts, SRT output, images).
 ///
 /// Each blob is one file, `blobs/<first 2 hex digits>/<other 62>`, holding its content as one LZ4 frame.
-/// Files are written once and never changed: a put of content that is already there does nothing.
-/// Every read checks the content against its hash.
+/// A file is written once and never changed, unless it turns out damaged when the same content is put
+/// again: then it is replaced. Every read checks the content against its hash.
 public struct BlobStore: Sendable {
     /// The `blobs` folder of a library.
     public let directory: String
@@ -20,28 +20,55 @@ public struct BlobStore: Sendable {
         BlobRef(sha256: SHA256.hash(data: bytes).lowercaseHex, byteCount: bytes.count)!
     }
 
-    /// Stores `bytes` durably (file and folder fsynced) and returns their reference.
+    /// Stores `bytes` durably and returns their reference.
+    ///
+    /// The content goes to a temporary file `.incoming-<random>` in this folder, is fsynced, renamed to
+    /// its place, and the shard folder is fsynced; the shard's own entry in `blobs/` is synced before the
+    /// shard holds anything, even when an earlier process made it. When the blob's file is
+    /// already there it is read and checked first: content that does not match its sha256 (damage) is
+    /// written again and replaces it, atomically. Nothing is written through a symbolic link: a link in
+    /// place of this folder or of a shard is refused, a link in place of a blob is replaced.
     @discardableResult
     public func put(_ bytes: [UInt8]) throws(EventLogError) -> BlobRef {
         let ref = Self.reference(for: bytes)
-        let target = path(for: ref)
-        if FileSystem.exists(target) { return ref }
-
-        let folder = (target as NSString).deletingLastPathComponent
-        if try FileSystem.makeDirectory(folder) { try FileSystem.syncDirectory(directory) }
-        let temporary = folder + "/.incoming-\(getpid())-\(ref.sha256.suffix(8))"
+        let name = String(ref.sha256.dropFirst(2))
+        let root = try Folder.inside(library, at: directory)
+        let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
+        // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
+        // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
+        if try created ? true : shard.contents().isEmpty { try root.sync() }
+        if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
+            // Already stored. A blob file gets its name only once its content is synced, but the process
+            // that renamed it may have been killed before it synced the shard: sync it again.
+            try shard.sync()
+            return ref
+        }
+        let (temporary, file) = try root.createTemporary(prefix: Self.incomingPrefix)
         do {
-            let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
             try file.write(LZ4Frame.compress(bytes, settings: .init(level: 0)), at: 0)
             try file.sync()
-            try FileSystem.rename(temporary, to: target)
-            try FileSystem.syncDirectory(folder)
+            try root.rename(temporary, to: name, in: shard)
+            try shard.sync()
         } catch {
-            try? FileSystem.remove(temporary)
+            try? root.remove(temporary)
             throw error
         }
         return ref
     }
+
+    /// The names of the temporary files of blobs being stored, in this folder.
+    static let incomingPrefix = ".incoming-"
+
+    /// Removes the temporary files of stores that were killed, never one a live process is still writing
+    /// (see ``Folder/removeAbandoned(prefix:)``). Returns how many it removed.
+    @discardableResult
+    func removeAbandonedIncoming() -> Int {
+        guard let root = try? Folder.inside(library, at: directory) else { return 0 }
+        return root.removeAbandoned(prefix: Self.incomingPrefix).count
+    }
+
+    /// The library this store belongs to, which refusals name.
+    private var library: String { (directory as NSString).deletingLastPathComponent }
 
     /// The content of `ref`, checked against its hash.
     public func get(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {

@@ -42,6 +42,9 @@ struct LibraryLayout {
 
     func segmentPath(_ number: UInt32) -> String { logDirectory + "/" + Segment.name(of: number) }
 
+    /// `log/`, open for writing in it without following a link (see ``Folder``).
+    func logFolder() throws(EventLogError) -> Folder { try Folder.inside(root, at: logDirectory) }
+
     static func formatText(_ version: UInt32) -> String { "episodic library format \(version)\n" }
 
     /// Makes the folders, the ID and the FORMAT file of a new library; does nothing to an existing one.
@@ -52,15 +55,16 @@ struct LibraryLayout {
         case true? where FileSystem.exists(layout.formatFile): return try open(at: root)
         default: break
         }
+        let isNew = !FileSystem.exists(root)
         do {
             try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         } catch {
             throw .libraryNotWritable(path: root, reason: "cannot create the folder (\(error.localizedDescription))")
         }
         do {
-            for folder in [layout.logDirectory, layout.indexDirectory, layout.blobDirectory] {
-                try FileSystem.makeDirectory(folder)
-            }
+            if isNew { try FileSystem.syncDirectory((root as NSString).deletingLastPathComponent) }
+            let folder = try Folder.library(root)
+            for name in ["log", "index", "blobs"] { _ = try folder.subfolder(name, creating: true) }
             try layout.writeID(LibraryID())
             // FORMAT last: a folder without it is not a library yet, whatever else a crash left in it.
             try layout.upgradeFormat()
@@ -109,14 +113,14 @@ struct LibraryLayout {
 
     /// Writes the ID file durably (a temporary file renamed into place, then the folder synced).
     func writeID(_ id: LibraryID) throws(EventLogError) {
-        try FileSystem.writeDurably(Array(id.text.utf8), to: idFile)
+        try Folder.library(root).replace("ID", with: Array(id.text.utf8))
     }
 
     /// Makes the FORMAT file say this build's version. Used at creation, and by the first writer of a
     /// library written by an older build, before its first commit in the new format: an older build then
     /// refuses the library instead of appending commits that break the chain.
     mutating func upgradeFormat() throws(EventLogError) {
-        try FileSystem.writeDurably(Array(Self.formatText(Self.formatVersion).utf8), to: formatFile)
+        try Folder.library(root).replace("FORMAT", with: Array(Self.formatText(Self.formatVersion).utf8))
         storedVersion = Self.formatVersion
     }
 }

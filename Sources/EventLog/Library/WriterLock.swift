@@ -46,14 +46,18 @@ final class WriterLock {
     /// that writes nothing, read-only when the library cannot be written.
     private static func open(_ path: String, library: String, writable: Bool) throws(EventLogError) -> File {
         do {
-            return try File.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW)
-        } catch {
-            guard case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM else {
-                if case .io(_, _, ELOOP) = error {
-                    throw .libraryNotWritable(path: library, reason: "its LOCK file is a symbolic link; remove it")
-                }
-                throw error
+            do {
+                return try File.open(path, flags: O_RDWR | O_NOFOLLOW)
+            } catch .io(_, _, ENOENT) {
+                // The first writer. LOCK is made only once the library's folder is synced, so that its
+                // presence tells every later writer that FORMAT, log/ and blobs/ are durable: the process
+                // that made them may have been killed before its own sync.
+                try FileSystem.syncDirectory(library)
+                return try File.open(path, flags: O_RDWR | O_CREAT | O_NOFOLLOW)
             }
+        } catch {
+            // A link in place of LOCK is refused by File.open, naming it.
+            guard case .io(_, _, let code) = error, code == EACCES || code == EROFS || code == EPERM else { throw error }
             if !writable, let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW) { return file }
             throw .libraryNotWritable(path: library, reason: String(cString: strerror(code)))
         }

@@ -46,9 +46,11 @@ extension EventLog {
         let segment = segments[segmentIndex]
         let file = try appendTarget(segment)
         do {
+            // A segment's entry in log/ is synced before its first frame is written, whoever created it
+            // (perhaps a writer killed before it could): a frame in a segment proves its entry durable.
+            if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
             try file.write(frameBuffer, at: offset)
             try file.sync()
-            if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
         } catch {
             // Not acknowledged: take the bytes back so that the next commit does not land after them.
             try? file.truncate(to: offset)
@@ -102,10 +104,13 @@ extension EventLog {
         {
             return (segments.count - 1, last.size)
         }
+        // Sealed: frames a killed writer left unsynced, which this one took as part of the log, become
+        // durable before anything follows them in the next segment.
+        if let last = segments.last { try appendTarget(last).sync() }
         let number = UInt32(segments.count + 1)
         let header = SegmentHeader(number: number, firstPosition: head.next, generation: 0)
         let path = layout.segmentPath(number)
-        let file = try File.open(path, flags: O_RDWR | O_CREAT | O_TRUNC)
+        let file = try layout.logFolder().open(Segment.name(of: number), flags: O_RDWR | O_CREAT | O_EXCL)
         try file.write(header.bytes, at: 0)
         segments.append(Segment(header: header, path: path, size: UInt64(SegmentHeader.size)))
         appendFile = (number, file)
@@ -114,7 +119,7 @@ extension EventLog {
 
     private func appendTarget(_ segment: Segment) throws(EventLogError) -> File {
         if let (number, file) = appendFile, number == segment.number { return file }
-        let file = try File.open(segment.path, flags: O_RDWR)
+        let file = try layout.logFolder().open(segment.name, flags: O_RDWR)
         appendFile = (segment.number, file)
         return file
     }

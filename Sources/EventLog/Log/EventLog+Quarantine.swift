@@ -4,31 +4,41 @@ extension EventLog {
     /// Copies `bytes`, cut from `segment` at `offset`, to a new file in `quarantine/`, durably (file and
     /// folder fsynced) before anything is cut. Returns its path relative to the library.
     func quarantine(_ bytes: [UInt8], from segment: String, at offset: UInt64) throws(EventLogError) -> String {
-        let (file, name) = try newQuarantineFile(for: segment, at: offset)
+        let folder = try quarantineFolder()
+        let (file, name) = try newQuarantineFile(in: folder, for: segment, at: offset)
         try file.write(bytes, at: 0)
         try file.sync()
-        try FileSystem.syncDirectory(layout.quarantineDirectory)
+        try folder.sync()
         return "quarantine/" + name
     }
 
     /// Moves a whole segment file into `quarantine/`, durably on both sides. Returns its new path
     /// relative to the library.
-    func quarantine(segmentFile path: String, name segment: String) throws(EventLogError) -> String {
-        let (_, name) = try newQuarantineFile(for: segment, at: 0)
-        try FileSystem.rename(path, to: layout.quarantineDirectory + "/" + name)
-        try FileSystem.syncDirectory(layout.quarantineDirectory)
-        try FileSystem.syncDirectory(layout.logDirectory)
+    func quarantine(segmentFile segment: String) throws(EventLogError) -> String {
+        let folder = try quarantineFolder()
+        let (_, name) = try newQuarantineFile(in: folder, for: segment, at: 0)
+        let log = try layout.logFolder()
+        try log.rename(segment, to: name, in: folder)
+        try folder.sync()
+        try log.sync()
         return "quarantine/" + name
     }
 
-    /// A new, empty file `quarantine/<segment>-<offset>-<ms since 1970>[-n].torn`, never one that exists.
-    private func newQuarantineFile(for segment: String, at offset: UInt64) throws(EventLogError) -> (File, String) {
-        if try FileSystem.makeDirectory(layout.quarantineDirectory) { try FileSystem.syncDirectory(layout.root) }
+    /// `quarantine/`, made (and the library folder synced) the first time something is set aside.
+    private func quarantineFolder() throws(EventLogError) -> Folder {
+        let root = try Folder.library(path)
+        let (folder, created) = try root.subfolder("quarantine", creating: true)
+        if created { try root.sync() }
+        return folder
+    }
+
+    /// A new, empty file `<segment>-<offset>-<ms since 1970>[-n].torn`, never one that exists.
+    private func newQuarantineFile(in folder: Folder, for segment: String, at offset: UInt64) throws(EventLogError) -> (File, String) {
         let stem = "\(segment)-\(offset)-\(UInt64(Date().timeIntervalSince1970 * 1000))"
         for attempt in 0..<100 {
             let name = stem + (attempt == 0 ? "" : "-\(attempt)") + ".torn"
             do {
-                return (try File.open(layout.quarantineDirectory + "/" + name, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), name)
+                return (try folder.open(name, flags: O_WRONLY | O_CREAT | O_EXCL), name)
             } catch .io(_, _, EEXIST) {
                 continue
             }

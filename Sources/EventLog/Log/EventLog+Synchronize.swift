@@ -38,7 +38,7 @@ extension EventLog {
             if repair {
                 let acknowledged = try checkUnacknowledged(
                     segment: torn.name, offset: 0, reason: "its header is not a segment header", indexClaim: indexClaim)
-                let path = try quarantine(segmentFile: layout.segmentPath(torn.number), name: torn.name)
+                let path = try quarantine(segmentFile: torn.name)
                 recovered.append(RecoveryReport(
                     segment: torn.name, offset: 0, bytesCut: torn.size,
                     reason: "its header was torn while the segment was being created", quarantined: path,
@@ -154,7 +154,7 @@ extension EventLog {
         // The writer, alone under the lock: a torn tail is never acknowledged, so it is not part of the log.
         let acknowledged = try checkUnacknowledged(segment: segment.name, offset: bad.offset, reason: bad.reason, indexClaim: indexClaim)
         let kept = try quarantine(rest, from: segment.name, at: bad.offset)
-        let writable = try File.open(segment.path, flags: O_WRONLY | O_NOFOLLOW)
+        let writable = try layout.logFolder().open(segment.name, flags: O_WRONLY)
         try writable.truncate(to: bad.offset)
         try writable.sync()
         readFiles[segment.number] = nil
@@ -256,8 +256,9 @@ extension EventLog {
 
     /// Leftovers of an interrupted compaction: removed by the writer, once every segment is known to be readable.
     func removeCompactionLeftovers() throws(EventLogError) {
-        for name in try FileSystem.contents(of: layout.logDirectory) where name.hasSuffix(".compacting") {
-            try FileSystem.remove(layout.logDirectory + "/" + name)
+        let folder = try layout.logFolder()
+        for name in try folder.contents() where name.hasSuffix(".compacting") {
+            try folder.remove(name)
         }
     }
 }

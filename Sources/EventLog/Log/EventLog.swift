@@ -119,6 +119,7 @@ public final class EventLog {
         }
         let recovered = try synchronize(repair: true)
         try removeCompactionLeftovers()
+        removeAbandonedFiles()
         persistIndex()
         return try body(LogWriter(log: self, recovered: recovered))
     }

@@ -58,8 +58,8 @@ extension EventLog {
 
     /// Writes `segment` again with large frames; returns the bytes of JSON it holds.
     private func rewrite(_ segment: Segment, settings: CompactionSettings) throws(EventLogError) -> UInt64 {
-        let temporary = segment.path + ".compacting"
-        let output = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
+        let folder = try layout.logFolder()
+        let (temporary, output) = try folder.createTemporary(prefix: segment.name + ".", suffix: ".compacting")
         var header = segment.header
         header.generation += 1
         try output.write(header.bytes, at: 0)
@@ -87,20 +87,20 @@ extension EventLog {
             let step = try cursor.next()
             guard case .frame(let offset, let bytes) = step else {
                 if case .end = step { break }
-                try? FileSystem.remove(temporary)
+                try? folder.remove(temporary)
                 throw .damagedLog(segment: segment.name, offset: cursor.offset, reason: "\(step)")
             }
             let length: Int
             do {
                 length = try maintenance.decode(bytes)
             } catch {
-                try? FileSystem.remove(temporary)
+                try? folder.remove(temporary)
                 throw .damagedLog(segment: segment.name, offset: offset, reason: error.reason)
             }
             let content = maintenance.content.bytes(0..<length)
             for (lineStart, line) in Lines(content) {
                 guard let envelope = try? EnvelopeParser.parse(line), envelope.position == expected else {
-                    try? FileSystem.remove(temporary)
+                    try? folder.remove(temporary)
                     throw .damagedLog(segment: segment.name, offset: offset, reason: "expected position \(expected)")
                 }
                 expected = expected.next
@@ -113,8 +113,8 @@ extension EventLog {
         }
         try flush()
         try output.sync()
-        try FileSystem.rename(temporary, to: segment.path)
-        try FileSystem.syncDirectory(layout.logDirectory)
+        try folder.rename(temporary, to: segment.name)
+        try folder.sync()
         maintenance.decodedFrame = nil
         readFiles[segment.number] = nil
         return json

@@ -43,6 +43,16 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A write refused because `path` is a symbolic link: nothing inside a library is written through
+    /// one, so that a link planted in it cannot send a write elsewhere. `library` defaults to the folder
+    /// holding `path`.
+    static func symbolicLink(_ path: String, library: String? = nil) -> EventLogError {
+        let folder = library ?? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        return .libraryNotWritable(
+            path: folder, reason: "\(relativePath(path, to: folder)) is a symbolic link, and nothing in a library is written through one; "
+                + "replace it with what it points to, or remove it")
+    }
+
     public var description: String {
         switch self {
         case let .versionConflict(stream, expected, actual):

@@ -1,8 +1,8 @@
 import Foundation
 
-/// The entries of `streams.tail` that were on disk when the index was loaded, mapped into memory and
-/// checked one by one as they are read: loading costs the same whatever the tail's length, which grows
-/// to an eighth of the log between merges.
+/// The entries of `streams.tail` that were on disk when the index was loaded, mapped into memory. Every
+/// entry's check is read once at load (a pass over at most an eighth of the index, which the merge
+/// threshold bounds), so that a stream read never meets a damaged one it could not notice.
 final class MappedTail {
     /// The covered position the tail continues from.
     let base: UInt64
@@ -26,12 +26,14 @@ final class MappedTail {
         }
         self.map = map
         self.base = base
-        // The tail is never fsynced: a crash can leave a partial entry, or zeros or garbage where the last
-        // entries should be. Step back to the last entry that checks and sits where it should.
-        var count = (length - StreamIndex.tailHeaderSize) / IndexEntry.size
-        while count > 0 {
-            if let last = IndexEntry.read(map, at: Self.offset(of: count - 1)), last.position == base + UInt64(count) { break }
-            count -= 1
+        // The tail is never fsynced: a power cut can leave a partial entry, or zeros or garbage, anywhere
+        // in it, since the page cache writes its sectors back in no particular order. Only the entries
+        // before the first one that fails its check or is not where it should be are used: an entry
+        // damaged among good ones would otherwise be passed over, unseen, by a stream read.
+        let whole = (length - StreamIndex.tailHeaderSize) / IndexEntry.size
+        var count = 0
+        while count < whole, let entry = IndexEntry.read(map, at: Self.offset(of: count)), entry.position == base + UInt64(count) + 1 {
+            count += 1
         }
         self.count = count
     }
@@ -43,15 +45,8 @@ final class MappedTail {
 
     var last: IndexEntry? { count == 0 ? nil : entry(at: count - 1) }
 
-    /// Whether every entry passes its check and holds the position it should, found out on first use:
-    /// an entry whose hash was damaged would otherwise be passed over by a lookup, unseen.
-    private lazy var isWhole: Bool = (0..<count).allSatisfy { index in
-        entry(at: index)?.position == base + UInt64(index) + 1
-    }
-
     /// The entries of one stream, by position; nil when the tail turns out to be damaged.
     func entries(for hash: UInt64) -> [IndexEntry]? {
-        guard isWhole else { return nil }
         var found: [IndexEntry] = []
         for index in 0..<count where map.littleEndian(at: Self.offset(of: index), as: UInt64.self) == hash {
             guard let entry = entry(at: index) else { return nil }

@@ -143,10 +143,12 @@ final class SortedRun {
         }
     }
 
-    /// Writes a run of `entries` (already in stream order) to `path`, atomically by rename.
+    /// Writes a run of `entries` (already in stream order) to the file `name` in `folder`, atomically by
+    /// rename. Synced before the rename, so that a power cut leaves the old run or the new, never a torn
+    /// one whose damaged entries a stream read could pass over unseen (one sync per merge).
     static func write(
         entries: [IndexEntry], sparse: [(position: UInt64, segment: UInt32, frameOffset: UInt32)],
-        covered: UInt64, lastEntry: IndexEntry?, segments: [(UInt32, UInt32)], to path: String
+        covered: UInt64, lastEntry: IndexEntry?, segments: [(UInt32, UInt32)], in folder: Folder, name: String
     ) throws(EventLogError) {
         var out: [UInt8] = []
         out.reserveCapacity(headerSize + segments.count * 8 + entries.count * IndexEntry.size + sparse.count * 16)
@@ -171,9 +173,6 @@ final class SortedRun {
             out.appendLittleEndian(point.segment)
             out.appendLittleEndian(point.frameOffset)
         }
-        let temporary = path + ".new"
-        let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        try file.write(out, at: 0)
-        try FileSystem.rename(temporary, to: path)
+        try folder.replace(name, with: out, syncingFile: true)
     }
 }

@@ -18,8 +18,8 @@ final class StreamIndex {
     static let tailFileName = "index/streams.tail"
 
     let directory: String
-    var sortedPath: String { directory + "/streams.sorted" }
-    var tailPath: String { directory + "/streams.tail" }
+    var sortedPath: String { directory + "/" + Self.sortedName }
+    var tailPath: String { directory + "/" + Self.tailName }
 
     private var run: SortedRun?
     /// The tail as it was on disk at load: entries after the run's covered position.
@@ -55,7 +55,7 @@ final class StreamIndex {
         return base + UInt64(MappedTail(path: directory + "/streams.tail", continuing: base)?.count ?? 0)
     }
 
-    /// Reads what is on disk: maps the sorted run and the tail, whatever their length, in constant time.
+    /// Reads what is on disk: maps the sorted run in constant time, and the tail, checking each entry.
     /// A run that does not match the segments' generations is dropped.
     func load(generations: [UInt32: UInt32]) {
         reset()
@@ -130,11 +130,16 @@ final class StreamIndex {
             return
         }
         guard persistedCount < added.count || tailFileBase == nil else { return }
-        try makeDirectory()
         let base = run?.covered ?? 0
         if tailFileBase != base || tailFile == nil {
             if tailFileBase != base { try startTail(base: base) }
-            tailFile = try File.open(tailPath, flags: O_WRONLY)
+            do {
+                tailFile = try folder().open(Self.tailName, flags: O_WRONLY)
+            } catch {
+                // Gone, or a link in its place: fold everything into new files instead.
+                try merge(generations: generations)
+                return
+            }
         }
         var out: [UInt8] = []
         out.reserveCapacity((added.count - persistedCount) * IndexEntry.size)
@@ -146,7 +151,6 @@ final class StreamIndex {
 
     /// Folds the tail into a new sorted run and starts an empty tail.
     func merge(generations: [UInt32: UInt32]) throws(EventLogError) {
-        try makeDirectory()
         let tail = try tailEntries()
         let added = tail.sorted(by: IndexEntry.streamOrder)
         var merged: [IndexEntry] = []
@@ -176,7 +180,7 @@ final class StreamIndex {
         let segments = generations.filter { $0.key <= (last?.segment ?? 0) }.sorted { $0.key < $1.key }
             .map { ($0.key, $0.value) }
         try SortedRun.write(
-            entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, to: sortedPath)
+            entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: Self.sortedName)
         try startTail(base: covered)
         run = SortedRun(path: sortedPath)
         mapped = nil
@@ -200,28 +204,45 @@ final class StreamIndex {
 
     /// Removes both files: compaction does this before it moves any frame.
     func removeFiles() throws(EventLogError) {
-        try FileSystem.remove(sortedPath)
-        try FileSystem.remove(tailPath)
+        let folder = try folder()
+        try folder.remove(Self.sortedName)
+        try folder.remove(Self.tailName)
         reset()
-        directoryExists = false
     }
 
-    private var directoryExists = false
+    static let sortedName = "streams.sorted"
+    static let tailName = "streams.tail"
 
-    private func makeDirectory() throws(EventLogError) {
-        guard !directoryExists else { return }
-        try FileSystem.makeDirectory(directory)
-        directoryExists = true
+    /// `index/`, opened once by the writer. Derived state: a link or a file in its place is removed and
+    /// a real folder made, never written through.
+    private func folder() throws(EventLogError) -> Folder {
+        if let openFolder { return openFolder }
+        let library = try Folder.library((directory as NSString).deletingLastPathComponent)
+        let name = (directory as NSString).lastPathComponent
+        let opened: Folder
+        do {
+            opened = try library.subfolder(name, creating: true).folder
+        } catch .libraryNotWritable {
+            try library.remove(name)
+            opened = try library.subfolder(name, creating: true).folder
+        }
+        openFolder = opened
+        return opened
+    }
+
+    private var openFolder: Folder?
+
+    /// Removes the temporary files of index rewrites that a killed writer left (writer only).
+    func removeAbandonedFiles() {
+        guard let folder = try? folder() else { return }
+        for name in [Self.sortedName, Self.tailName] { folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name)) }
     }
 
     private func startTail(base: UInt64) throws(EventLogError) {
         var header = Self.tailTag
         header.appendLittleEndian(base)
         header.append(contentsOf: repeatElement(0, count: 16))
-        let temporary = tailPath + ".new"
-        let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC)
-        try file.write(header, at: 0)
-        try FileSystem.rename(temporary, to: tailPath)
+        try folder().replace(Self.tailName, with: header, syncingFile: false)
         tailFileBase = base
         tailFile = nil
     }

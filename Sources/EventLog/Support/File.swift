@@ -18,9 +18,24 @@ final class File {
 
     deinit { close(descriptor) }
 
-    static func open(_ path: String, flags: Int32, mode: mode_t = 0o644) throws(EventLogError) -> File {
-        let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw .system("open", path: path, errno: errno) }
+    /// Opens `path`. A file opened to be written or created is never reached through a symbolic link
+    /// (`O_NOFOLLOW` is added), and a new file gets 0666 less the process's umask, like any other tool's.
+    static func open(_ path: String, flags: Int32, mode: mode_t = 0o666) throws(EventLogError) -> File {
+        try open(in: AT_FDCWD, path, flags: flags, mode: mode, naming: path)
+    }
+
+    /// Opens `name` in the folder open as `directory` (see ``Folder``); `path` names it in errors.
+    static func open(
+        in directory: Int32, _ name: String, flags: Int32, mode: mode_t = 0o666, naming path: String
+    ) throws(EventLogError) -> File {
+        let writing = flags & O_ACCMODE != O_RDONLY || flags & (O_CREAT | O_TRUNC) != 0
+        let all = flags | O_CLOEXEC | (writing ? O_NOFOLLOW : 0)
+        let fd = FileSystemLayer.current.openat(directory, name, all, mode)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP && all & O_NOFOLLOW != 0 { throw .symbolicLink(path) }
+            throw .system("open", path: path, errno: code)
+        }
         return File(descriptor: fd, path: path)
     }
 
@@ -67,7 +82,8 @@ final class File {
     func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws(EventLogError) {
         var done = 0
         while done < bytes.count {
-            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
+            let n = FileSystemLayer.current.pwrite(descriptor, rest, off_t(offset) + off_t(done))
             if n < 0 {
                 if errno == EINTR { continue }
                 throw .system("write", path: path, errno: errno)
@@ -82,11 +98,11 @@ final class File {
 
     /// Flushes the file's data and metadata to the disk.
     func sync() throws(EventLogError) {
-        guard fsync(descriptor) == 0 else { throw .system("fsync", path: path, errno: errno) }
+        guard FileSystemLayer.current.fsync(descriptor) == 0 else { throw .system("fsync", path: path, errno: errno) }
     }
 
     func truncate(to size: UInt64) throws(EventLogError) {
-        guard ftruncate(descriptor, off_t(size)) == 0 else {
+        guard FileSystemLayer.current.ftruncate(descriptor, off_t(size)) == 0 else {
             throw .system("truncate", path: path, errno: errno)
         }
     }
@@ -102,10 +118,10 @@ enum FileSystem {
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates a directory; returns false when it already existed.
+    /// Creates a directory (0777 less the umask); returns false when it already existed.
     @discardableResult
     static func makeDirectory(_ path: String) throws(EventLogError) -> Bool {
-        if mkdir(path, 0o755) == 0 { return true }
+        if FileSystemLayer.current.mkdirat(AT_FDCWD, path, 0o777) == 0 { return true }
         if errno == EEXIST { return false }
         throw .system("create folder", path: path, errno: errno)
     }
@@ -118,11 +134,15 @@ enum FileSystem {
 
     /// Atomically replaces `target` with `source`.
     static func rename(_ source: String, to target: String) throws(EventLogError) {
-        guard Glibc.rename(source, target) == 0 else { throw .system("rename", path: source, errno: errno) }
+        guard FileSystemLayer.current.renameat(AT_FDCWD, source, AT_FDCWD, target) == 0 else {
+            throw .system("rename", path: source, errno: errno)
+        }
     }
 
     static func remove(_ path: String) throws(EventLogError) {
-        guard unlink(path) == 0 || errno == ENOENT else { throw .system("remove", path: path, errno: errno) }
+        guard FileSystemLayer.current.unlinkat(AT_FDCWD, path, 0) == 0 || errno == ENOENT else {
+            throw .system("remove", path: path, errno: errno)
+        }
     }
 
     static func contents(of directory: String) throws(EventLogError) -> [String] {
@@ -136,23 +156,5 @@ enum FileSystem {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-}
-
-extension FileSystem {
-    /// Replaces `path` with `bytes` whole or not at all: a new temporary file beside it, fsynced, renamed
-    /// over it, then the folder fsynced, so that after a crash the file holds the old bytes or the new.
-    static func writeDurably(_ bytes: [UInt8], to path: String) throws(EventLogError) {
-        let temporary = path + ".new"
-        do {
-            let file = try File.open(temporary, flags: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW)
-            try file.write(bytes, at: 0)
-            try file.sync()
-            try rename(temporary, to: path)
-            try syncDirectory((path as NSString).deletingLastPathComponent)
-        } catch {
-            try? remove(temporary)
-            throw error
-        }
     }
 }

@@ -5,6 +5,8 @@
 //       `done TAG I FIRST LAST` after `append` returns for commit I: a printed line means "acknowledged".
 //   eventlog-test-writer create LIBRARY
 //   eventlog-test-writer write LIBRARY
+//   eventlog-test-writer put LIBRARY TEXT
+//       Stores TEXT as a blob in the library's blob store and prints its sha256.
 //       Creates a library, or opens one and takes its writer lock. Prints the error and exits 3 on refusal.
 import EventLog
 import Foundation
@@ -41,8 +43,10 @@ do {
         _ = try EventLog.create(at: arguments[1], options: options)
     case ("write", 2):
         try EventLog(at: arguments[1], options: options).write { _ in }
+    case ("put", 3):
+        print(try EventLog(at: arguments[1], options: options).blobs.put(Array(arguments[2].utf8)).sha256)
     default:
-        fail("usage: append LIBRARY TAG COUNT [EVENTS-PER-COMMIT] | create LIBRARY | write LIBRARY", code: 64)
+        fail("usage: append LIBRARY TAG COUNT [EVENTS-PER-COMMIT] | create LIBRARY | write LIBRARY | put LIBRARY TEXT", code: 64)
     }
 } catch let error as EventLogError {
     fail(error.description, code: 3)

@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A folder of a library, held open, so that what is written in it lands there and nowhere else.
+///
+/// The folder is opened without following a symbolic link, and its files are opened, created, renamed
+/// and removed by name relative to that descriptor (the POSIX `*at` calls), never through a link: a
+/// link planted in place of a folder or a file is refused with a message naming it, and cannot send a
+/// write outside the library, whatever is swapped while the folder is open. Only the path that leads to
+/// the library itself may pass through links, since that is the user's choice of where it lives.
+///
+/// Temporary files get random names, are created exclusively, and stay locked (`flock`) by the process
+/// writing them until they are closed: ``removeAbandoned(prefix:)`` takes only those whose writer is gone.
+final class Folder {
+    let descriptor: Int32
+    /// Where it is, for messages and for the path-based reads.
+    let path: String
+    /// The library it belongs to, as refusals name it.
+    let library: String
+
+    private init(descriptor: Int32, path: String, library: String) {
+        self.descriptor = descriptor
+        self.path = path
+        self.library = library
+    }
+
+    deinit { close(descriptor) }
+
+    /// The library's own folder; the path to it may lead through symbolic links.
+    static func library(_ path: String) throws(EventLogError) -> Folder {
+        let fd = FileSystemLayer.current.openat(AT_FDCWD, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0)
+        guard fd >= 0 else { throw .system("open", path: path, errno: errno) }
+        return Folder(descriptor: fd, path: path, library: path)
+    }
+
+    /// The folder at `path` inside the library at `library`, refused if a symbolic link or a file is
+    /// in its place.
+    static func inside(_ library: String, at path: String) throws(EventLogError) -> Folder {
+        try open(AT_FDCWD, path, path: path, library: library)
+    }
+
+    /// The folder `name` in this one; with `creating`, made first when missing (0777 less the umask).
+    /// `created` says whether it was: the caller syncs this folder before relying on the new entry.
+    func subfolder(_ name: String, creating: Bool = false) throws(EventLogError) -> (folder: Folder, created: Bool) {
+        var created = false
+        if creating {
+            if FileSystemLayer.current.mkdirat(descriptor, name, 0o777) == 0 {
+                created = true
+            } else if errno != EEXIST {
+                throw .system("create folder", path: path + "/" + name, errno: errno)
+            }
+        }
+        return (try Self.open(descriptor, name, path: path + "/" + name, library: library), created)
+    }
+
+    private static func open(_ directory: Int32, _ name: String, path: String, library: String) throws(EventLogError) -> Folder {
+        let fd = FileSystemLayer.current.openat(directory, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+        guard fd >= 0 else {
+            let code = errno
+            // Linux answers ENOTDIR, not ELOOP, for a link opened with O_DIRECTORY | O_NOFOLLOW.
+            if code == ENOTDIR || code == ELOOP {
+                var info = stat()
+                if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0, info.st_mode & S_IFMT == S_IFLNK {
+                    throw .symbolicLink(path, library: library)
+                }
+                throw .libraryNotWritable(
+                    path: library, reason: "\(relativePath(path, to: library)) is not a folder; move it away")
+            }
+            throw .system("open", path: path, errno: code)
+        }
+        return Folder(descriptor: fd, path: path, library: library)
+    }
+
+    /// Opens the file `name` in this folder; never through a symbolic link when writing (see ``File``).
+    func open(_ name: String, flags: Int32) throws(EventLogError) -> File {
+        do {
+            return try File.open(in: descriptor, name, flags: flags, naming: path + "/" + name)
+        } catch .libraryNotWritable {
+            // The only refusal File.open makes: a link where it was told not to follow one.
+            throw .symbolicLink(path + "/" + name, library: library)
+        }
+    }
+
+    /// Creates a new file `<prefix><16 random hex digits><suffix>` that no other file had the name of,
+    /// locked by this process until it is closed.
+    func createTemporary(prefix: String, suffix: String = "") throws(EventLogError) -> (name: String, file: File) {
+        var attempts = 0
+        while true {
+            attempts += 1
+            let name = prefix + Self.randomHex() + suffix
+            let file: File
+            do {
+                file = try open(name, flags: O_RDWR | O_CREAT | O_EXCL)
+            } catch .io(_, _, EEXIST) where attempts < 16 {
+                continue
+            }
+            flock(file.descriptor, LOCK_EX)
+            // A sweep may have taken it between its creation and the lock: then start again.
+            var info = stat()
+            if fstat(file.descriptor, &info) == 0, info.st_nlink > 0 { return (name, file) }
+            guard attempts < 16 else { throw .system("create", path: path + "/" + name, errno: ENOENT) }
+        }
+    }
+
+    /// Renames `name` to `target` in `folder` (this one by default), replacing what was there. Durable
+    /// once the target's folder is synced.
+    func rename(_ name: String, to target: String, in folder: Folder? = nil) throws(EventLogError) {
+        let destination = folder ?? self
+        guard FileSystemLayer.current.renameat(descriptor, name, destination.descriptor, target) == 0 else {
+            throw .system("rename", path: path + "/" + name, errno: errno)
+        }
+    }
+
+    /// Removes the file (or link) `name`; a missing one is not an error.
+    func remove(_ name: String) throws(EventLogError) {
+        guard FileSystemLayer.current.unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else {
+            throw .system("remove", path: path + "/" + name, errno: errno)
+        }
+    }
+
+    /// Makes the folder's entries (files created, renamed or removed in it) durable.
+    func sync() throws(EventLogError) {
+        guard FileSystemLayer.current.fsync(descriptor) == 0 else { throw .system("fsync", path: path, errno: errno) }
+    }
+
+    /// Replaces the file `name` with `bytes`, whole or not at all: a temporary file beside it, renamed
+    /// over it. By default the file is synced before the rename and the folder after, so that after a
+    /// crash `name` holds the old bytes or the new, durably. Derived files may skip the folder's sync
+    /// (`syncingFile: true`: after a crash, the old file or the new, whole) or both (`false`: anything).
+    func replace(_ name: String, with bytes: [UInt8], syncingFile: Bool? = nil) throws(EventLogError) {
+        let (temporary, file) = try createTemporary(prefix: Self.temporaryPrefix(for: name))
+        do {
+            try file.write(bytes, at: 0)
+            if syncingFile ?? true { try file.sync() }
+            try rename(temporary, to: name)
+            if syncingFile == nil { try sync() }
+        } catch {
+            try? remove(temporary)
+            throw error
+        }
+    }
+
+    /// The prefix of the temporary files ``replace(_:with:syncingFile:)`` makes for `name`.
+    static func temporaryPrefix(for name: String) -> String { "." + name + "." }
+
+    /// The names in the folder, `.` and `..` left out.
+    func contents() throws(EventLogError) -> [String] {
+        // A descriptor of its own: reading a folder moves the offset that its descriptor shares.
+        let fd = Glibc.openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, let dir = fdopendir(fd) else {
+            let code = errno
+            if fd >= 0 { close(fd) }
+            throw .system("list", path: path, errno: code)
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Removes the files named `<prefix>…` that were left behind: those no live process holds locked (see
+    /// ``createTemporary(prefix:suffix:)``), and links. Returns their names.
+    @discardableResult
+    func removeAbandoned(prefix: String) -> [String] {
+        guard let names = try? contents() else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(prefix) {
+            let fd = Glibc.openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            if fd < 0 {
+                // A link, which no writer of ours made: never followed, only removed.
+                guard errno == ELOOP else { continue }
+            } else {
+                defer { close(fd) }
+                var info = stat()
+                let isFile = fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+                if isFile && flock(fd, LOCK_EX | LOCK_NB) != 0 { continue }  // its writer is still at work
+            }
+            if (try? remove(name)) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
+    private static func randomHex() -> String {
+        let digits = String(UInt64.random(in: .min ... .max), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
+
+/// `path` relative to `folder`, when it is inside it.
+func relativePath(_ path: String, to folder: String) -> String {
+    path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
+}

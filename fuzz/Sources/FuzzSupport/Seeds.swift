@@ -1,0 +1,123 @@
+import EventLog
+import Foundation
+
+/// Libraries written by the real writer, from which the seed corpus is cut: valid files, and a few
+/// damaged the ways a crash or a disk damages them.
+public enum LogSeeds {
+    /// What the log target's blob part stands for.
+    public static let blobContent = Array("a transcript, stored as a blob\n".utf8)
+
+    /// Seeds for the log target: up to four segments, then the blob file.
+    public static func make() -> [(name: String, parts: [[UInt8]])] {
+        let small = library("small", commits: 6, segmentSizeLimit: 1 << 20)
+        let rolled = library("rolled", commits: 14, segmentSizeLimit: 700)
+        let compacted = library("compacted", commits: 14, segmentSizeLimit: 700, compact: true)
+        let segment = small.segments[0]
+        let blobFile = small.blob
+        var torn = segment
+        torn.removeLast(torn.count / 3)
+        var flipped = segment
+        flipped[flipped.count / 2] ^= 0x10
+        var seeds: [(String, [[UInt8]])] = [
+            ("valid-one-segment", [segment]),
+            ("valid-rolled", Array(rolled.segments.prefix(4))),
+            ("valid-compacted", Array(compacted.segments.prefix(4))),
+            ("valid-with-blob", [segment, [], [], [], blobFile]),
+            ("torn-tail", [torn]),
+            ("flipped-bit", [flipped]),
+            ("header-only", [Array(segment.prefix(40))]),
+            ("zeros-after-tail", [segment + [UInt8](repeating: 0, count: 600)]),
+            ("damaged-blob", [segment, [], [], [], Array(blobFile.prefix(blobFile.count - 5))]),
+        ]
+        if rolled.segments.count > 2 {
+            var gap = rolled.segments
+            gap.remove(at: 1)
+            seeds.append(("segment-missing", Array(gap.prefix(4))))
+        }
+        return seeds.map { (name: $0.0, parts: $0.1) }
+    }
+
+    /// A library of `commits` commits over three streams, each commit's first event referring to the blob.
+    static func library(_ name: String, commits: Int, segmentSizeLimit: UInt64, compact: Bool = false) -> (segments: [[UInt8]], blob: [UInt8]) {
+        let path = Scratch.folder + "/seed-" + name
+        try? FileManager.default.removeItem(atPath: path)
+        do {
+            let log = try EventLog.create(at: path, options: EventLog.Options(segmentSizeLimit: segmentSizeLimit, indexMergeThreshold: 4))
+            let ref = try log.blobs.put(blobContent)
+            for i in 0..<commits {
+                try log.write { writer in
+                    let events = (0..<(1 + i % 3)).map { j in
+                        ProposedEvent(
+                            stream: StreamID(rawValue: "s\(i % 3)")!, type: "Happened",
+                            json: #"{"i":\#(i),"j":\#(j),"text":"\#(String(repeating: "words ", count: 1 + i % 7))"}"#,
+                            blobs: j == 0 ? [ref] : [])
+                    }
+                    try writer.append(Commit(
+                        events: events, commandID: CommandID(UUID()), actor: "seed",
+                        timestamp: Timestamp(rawValue: 1_790_000_000_000 + Int64(i) * 1000)!))
+                }
+            }
+            if compact { _ = try log.write { try $0.compact() } }
+            let names = try FileManager.default.contentsOfDirectory(atPath: path + "/log").filter { $0.hasSuffix(".seg") }.sorted()
+            let segments = names.map { Scratch.read(path + "/log/" + $0) ?? [] }
+            return (segments, Scratch.read(log.blobs.path(for: ref)) ?? [])
+        } catch {
+            fatalError("cannot make the seed library \(name): \(error)")
+        }
+    }
+}
+
+/// A valid library whose stream index the index target replaces, and what the log holds.
+public enum IndexTemplate {
+    public static let path = Scratch.folder + "/index-template"
+    public static let options = EventLog.Options(segmentSizeLimit: 1500, lockTimeout: .seconds(1), indexMergeThreshold: 16)
+    public static let streams: [StreamID] = (0..<5).map { StreamID(rawValue: "stream-\($0)")! }
+
+    /// Every event, in log order.
+    public static let events: [RecordedEvent] = {
+        try? FileManager.default.removeItem(atPath: path)
+        do {
+            let log = try EventLog.create(at: path, options: options)
+            for i in 0..<60 {
+                try log.write { writer in
+                    let events = (0..<(1 + i % 3)).map { j in
+                        ProposedEvent(stream: streams[(i * 7 + j) % streams.count], type: "Happened", json: #"{"i":\#(i),"j":\#(j)}"#)
+                    }
+                    try writer.append(Commit(
+                        events: events, commandID: CommandID(UUID(uuid: (UInt8(i), 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, UInt8(i)))),
+                        actor: "seed", timestamp: Timestamp(rawValue: 1_790_000_000_000 + Int64(i))!))
+                }
+            }
+            return try log.events()
+        } catch {
+            fatalError("cannot make the index template: \(error)")
+        }
+    }()
+
+    public static var sortedPath: String { path + "/index/streams.sorted" }
+    public static var tailPath: String { path + "/index/streams.tail" }
+
+    /// Seeds for the index target: the sorted run, then the tail.
+    public static func seeds() -> [(name: String, parts: [[UInt8]])] {
+        _ = events
+        guard let sorted = Scratch.read(sortedPath), let tail = Scratch.read(tailPath) else { fatalError("the template has no index") }
+        var scrambledTail = tail
+        if scrambledTail.count >= 32 + 3 * 32 {
+            for i in (32 + 32)..<(32 + 64) { scrambledTail[i] ^= 0x5A }
+        }
+        var movedCovered = sorted
+        if movedCovered.count > 24 { movedCovered[16] &+= 1 }
+        var wrongEntry = sorted
+        if wrongEntry.count > 200 { wrongEntry[200] ^= 0x01 }
+        return [
+            ("valid", [sorted, tail]),
+            ("sorted-only", [sorted, []]),
+            ("tail-only", [[], tail]),
+            ("none", [[], []]),
+            ("tail-entry-scrambled", [sorted, scrambledTail]),
+            ("sorted-covered-moved", [movedCovered, tail]),
+            ("sorted-entry-flipped", [wrongEntry, tail]),
+            ("sorted-truncated", [Array(sorted.prefix(sorted.count - 16)), tail]),
+        ]
+    }
+}

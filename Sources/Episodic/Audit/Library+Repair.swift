@@ -10,7 +10,7 @@ extension Library {
     public func repair(discardingDamagedTail: Bool = false) throws -> [RecoveryReport] {
         guard discardingDamagedTail else {
             // A read model left ahead of the log as evidence is settled here, as by any writer.
-            try write { _ in try readModel().catchUp(with: log) }
+            _ = try write { _ in try readModel().catchUp(with: log) }
             return recovered
         }
         let discarded = try log.discardDamagedTail()

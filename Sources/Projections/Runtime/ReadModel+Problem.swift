@@ -41,6 +41,16 @@ extension ReadModel {
             }
         }
 
+        /// What becomes of a read model ahead of the log, which readers leave as it is.
+        var keptAhead: String {
+            guard case .ahead(_, _, let tail) = self, tail != nil else {
+                return "it is kept as it is until a command that writes rebuilds it (`episodic projections rebuild --all` does it now)"
+            }
+            // Then it is evidence that the damaged commit was acknowledged: rebuilding it would not mend the log.
+            return "it is kept as it is, as a witness that the damaged commit was acknowledged; commands that write are refused "
+                + "until the log is repaired (`episodic log repair` says how)"
+        }
+
         /// The word a set-aside generation is named with; nil when the generation is not kept.
         var setAsideName: String? {
             switch self {

@@ -77,8 +77,7 @@ public final class ReadModel {
         }
         if case .ahead = problem, let live = found.opened {
             opened = try Self.temporary(
-                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it "
-                    + "(`episodic projections rebuild --all` does it now)",
+                because: problem.reason + "; " + problem.keptAhead,
                 projectors: projectors, log: log, batchSize: self.batchSize, progress: progress, notice: notice)
             aheadOfLog = (problem, live)
             return
@@ -120,7 +119,7 @@ public final class ReadModel {
         if case .ahead = problem, !asWriter {
             let live = opened
             opened = try Self.temporary(
-                because: problem.reason + "; it is kept as it is until a command that writes rebuilds it",
+                because: problem.reason + "; " + problem.keptAhead,
                 projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: onNotice)
             aheadOfLog = (problem, live)
         } else {

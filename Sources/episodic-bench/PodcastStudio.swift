@@ -1,3 +1,4 @@
+import CoreValues
 import EventLog
 import Foundation
 

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// The words of podcast titles and descriptions, so that payloads have the length and the repetition of
 /// real text, which is what LZ4 sees. None of them holds a character JSON would escape.
 enum PodcastText {

@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// Fixed-size records appended to a plain file, each followed by fsync: the disk's own rate for the I/O

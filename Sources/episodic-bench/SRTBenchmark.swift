@@ -1,4 +1,5 @@
 import ArgumentParser
+import CoreValues
 import Foundation
 import PodcastDomain
 

@@ -1,3 +1,4 @@
+import CoreValues
 import PodcastDomain
 import ThumbnailRenderer
 

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// The words of generated speech. A few hundred, drawn with a skew towards the first ones, so that a
 /// search index sees what it sees in real talk: a handful of very common words and a long tail.
 enum TranscriptWords {

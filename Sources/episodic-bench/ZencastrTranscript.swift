@@ -1,3 +1,5 @@
+import CoreValues
+
 /// A Zencastr transcript with the shape of a real one: `MM:SS.cc` on a line, the speaker on the next
 /// (sometimes absent), then the turn, then a blank line. Turns run from a word to a long monologue and
 /// timestamps go past the hour. Written as bytes: 2,000 of these must be quick to make.

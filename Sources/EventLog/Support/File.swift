@@ -148,6 +148,11 @@ enum FileSystem {
     static func contents(of directory: String) throws(EventLogError) -> [String] {
         guard let dir = opendir(directory) else { throw .system("list", path: directory, errno: errno) }
         defer { closedir(dir) }
+        return names(in: dir)
+    }
+
+    /// The names an open folder holds, `.` and `..` left out.
+    static func names(in dir: OpaquePointer) -> [String] {
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in

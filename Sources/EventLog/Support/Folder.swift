@@ -156,14 +156,7 @@ final class Folder {
             throw .system("list", path: path, errno: code)
         }
         defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        return FileSystem.names(in: dir)
     }
 
     /// Removes the files named `<prefix>…` that were left behind: those no live process holds locked (see

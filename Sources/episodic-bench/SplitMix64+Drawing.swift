@@ -1,20 +1,8 @@
+import CoreValues
 import Foundation
 
-/// SplitMix64 (Steele, Lea & Flood, 2014): small, fast and seeded, so that every run writes the same
-/// log and runs can be compared.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+/// What the generators of benchmark libraries draw besides numbers.
+extension SplitMix64 {
     /// A UUID with version 4's layout, drawn from this generator instead of the system's entropy.
     mutating func uuid() -> UUID {
         var words = (next().bigEndian, next().bigEndian)

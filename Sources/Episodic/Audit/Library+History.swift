@@ -15,7 +15,7 @@ public struct HistoryEntry: Sendable {
     public struct Change: Sendable, Equatable {
         /// `podcast "Release Notes"`, `episode #3 "Event logs"`.
         public var entity: String
-        /// An ``EntityField``'s name, or `existence` for a creation, deletion or restoration.
+        /// An `EntityField`'s name, or `existence` for a creation, deletion or restoration.
         public var field: String
         public var before: String
         public var after: String

@@ -16,7 +16,7 @@ public final class Library {
     private let onNotice: ((ReadModelNotice) -> Void)?
     private var openedReadModel: ReadModel?
     /// What writers of this instance set aside from the end of the log since it was opened: the torn
-    /// tail of a command that died while writing, moved into `quarantine/` (see ``RecoveryReport``).
+    /// tail of a command that died while writing, moved into `quarantine/` (see `RecoveryReport`).
     /// Empty nearly always; a caller that writes tells the user when it is not.
     public internal(set) var recovered: [RecoveryReport] = []
     /// What the read models went through in this instance's life (rebuilt, set aside, behind, replayed
@@ -59,7 +59,7 @@ public final class Library {
     /// and stopped before projecting) and this process may write them. Catching up holds the writer
     /// lock and changes nothing but the read models; being current takes no lock. When they cannot be
     /// caught up (another user's library, a read-only file system, a full disk, a writer holding the lock
-    /// too long), the answers come from what they hold, and a ``ReadModelNotice/behind(events:reason:)``
+    /// too long), the answers come from what they hold, and a `ReadModelNotice.behind(events:reason:)`
     /// says how far behind.
     public func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
         let model = try readModel()

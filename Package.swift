@@ -99,17 +99,20 @@ let package = Package(
             dependencies: ["PodcastDomain"],
             path: "Tests/Helpers/domain-event-samples"
         ),
+        // What every test target shares: temporary folders, a fixed clock, the repository's fixture files.
+        .target(name: "TestSupport", dependencies: ["CoreValues"], path: "Tests/Support/TestSupport"),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "eventlog-test-writer"]
+            dependencies: ["EventLog", "TestSupport", "eventlog-test-writer"]
         ),
         // What the domain and projection tests share: an in-memory shell and random commands.
-        .target(name: "DomainTestSupport", dependencies: ["PodcastDomain"], path: "Tests/Support/DomainTestSupport"),
+        .target(name: "DomainTestSupport", dependencies: ["PodcastDomain", "TestSupport"], path: "Tests/Support/DomainTestSupport"),
         .testTarget(
             name: "PodcastDomainTests",
             dependencies: [
                 "PodcastDomain",
                 "DomainTestSupport",
+                "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
@@ -118,20 +121,20 @@ let package = Package(
         .testTarget(
             name: "EpisodicTests",
             dependencies: [
-                "Episodic", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer",
+                "Episodic", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Runs the built `episodic` binary as a child process against real libraries.
         .testTarget(
             name: "EpisodicCLITests",
-            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain"],
+            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests.
         .testTarget(
             name: "ThumbnailRendererTests",
-            dependencies: ["ThumbnailRenderer", "EventLog"],
+            dependencies: ["ThumbnailRenderer", "EventLog", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(
@@ -140,6 +143,7 @@ let package = Package(
                 "Projections",
                 "Episodic",
                 "DomainTestSupport",
+                "TestSupport",
                 "projection-test-rebuilder",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

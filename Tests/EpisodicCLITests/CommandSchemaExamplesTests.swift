@@ -1,6 +1,7 @@
 import CoreValues
 import Episodic
 import Foundation
+import TestSupport
 import Testing
 
 /// schemas/commands/examples.jsonl holds the lines tools/check-schemas validates against the command
@@ -10,16 +11,10 @@ import Testing
 @Suite("Command schema examples")
 struct CommandSchemaExamplesTests {
     /// schemas/commands/examples.jsonl, found from this file: Tests/EpisodicCLITests/ is two folders down.
-    static let examplesPath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .appendingPathComponent("../../schemas/commands/examples.jsonl")
-        .standardizedFileURL.path
+    static let examplesPath = RepositoryFiles.path("schemas/commands/examples.jsonl")
 
     /// Tests/ThumbnailRendererTests/Fixtures/overlay.png, a whole PNG, found from this file.
-    static let imagePath = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()
-        .appendingPathComponent("../ThumbnailRendererTests/Fixtures/overlay.png")
-        .standardizedFileURL
+    static let imagePath = URL(fileURLWithPath: RepositoryFiles.image("overlay.png"))
 
     /// A file's content, for the lines that name one by path: a real image for an image path and a real
     /// font for a font path, as the parser checks them and refuses anything else, and a transcript otherwise.

@@ -1,6 +1,7 @@
 import CoreValues
 import Episodic
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EventLog
@@ -32,7 +33,7 @@ struct ControlCharacterCLITests {
         let cli = CLI()
         try cli.must("init")
         let log = try EventLog(at: cli.library)
-        let time = Timestamp(rawValue: 1_795_000_000_000)!
+        let time = TestClock.start
         var settings = ThumbnailSettings.defaults
         settings.fontName = Self.fontName
         settings.fontSize = 1e300  // out of any range: printing it must not trap either

@@ -28,7 +28,7 @@ struct DamagedTailCLITests {
             guard let walker = FileManager.default.enumerator(atPath: root) else { continue }
             for case let relative as String in walker {
                 var isFolder: ObjCBool = false
-                FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder)
+                _ = FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isFolder)
                 if isFolder.boolValue { continue }
                 let bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
                 files[folder + "/" + relative] = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()

@@ -1,6 +1,7 @@
 import CoreValues
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// Every way a command can be refused: each exits non-zero with a message that says what to do, and
@@ -40,8 +41,7 @@ struct RefusalTests {
         let noTimes = try cli.write("just words, no timestamps\n", to: "plain.txt")
         let latin1 = cli.folder + "/latin1.txt"
         try Data([0x43, 0x61, 0x66, 0xE9, 0x0A]).write(to: URL(fileURLWithPath: latin1))
-        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ThumbnailRendererTests/Fixtures/overlay.png").path
+        let image = RepositoryFiles.image("overlay.png")
         let truncated = cli.folder + "/truncated.png"
         try Data(try Data(contentsOf: URL(fileURLWithPath: image)).prefix(100)).write(to: URL(fileURLWithPath: truncated))
         try cli.must("episode", "create", "Other", "Unconvertible")
@@ -184,7 +184,7 @@ struct RefusalTests {
 
     /// Crafted PNG headers (an image bomb, an empty image) in Fixtures.
     static func fixture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/" + name).path
+        RepositoryFiles.path("Tests/EpisodicCLITests/Fixtures/" + name)
     }
 
     private func segmentBytes(_ library: String) throws -> [String: Data] {

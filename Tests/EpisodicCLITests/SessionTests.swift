@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import PodcastDomain
+import TestSupport
 import Testing
 
 /// A podcaster's whole session through the built binary: every step a real process on a real library.
@@ -66,8 +67,7 @@ struct SessionTests {
         #expect(table.split(separator: "\n")[1].contains("!"), "episode 1's SRT is outdated: \(table)")
 
         // Images: the artwork, and an episode's background and overlay, by their size in pixels.
-        let image = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ThumbnailRendererTests/Fixtures/overlay.png").path
+        let image = RepositoryFiles.image("overlay.png")
         try cli.must("podcast", "artwork", "Release Notes", image)
         try cli.must("thumbnail", "background", "Release Notes/2", image)
         try cli.must("thumbnail", "overlay", "Release Notes/2", image)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ThumbnailRenderer
 
@@ -7,8 +8,7 @@ import ThumbnailRenderer
 struct ThumbnailCLITests {
     /// The renderer's golden images, used here as backgrounds and overlays: real PNGs of 160 x 90.
     static func fixture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ThumbnailRendererTests/Fixtures/\(name)").path
+        RepositoryFiles.image(name)
     }
 
     /// A library with a podcast "Show" and its episode 1, "Pilot", with a background unless told otherwise.

@@ -42,7 +42,7 @@ struct AuditTests {
         let show = try studio.createPodcast("Show"), other = try studio.createPodcast("Other")
         let one = try studio.createEpisode(in: show, "One"), two = try studio.createEpisode(in: other, "Two")
         for round in 1...4 {
-            try studio.library.submit(
+            _ = try studio.library.submit(
                 [Submission(.episode(.id(one), .retitle("One, take \(round)"))), Submission(.podcast(.id(other), .describe("round \(round)")))],
                 actor: round % 2 == 0 ? "ann" : "bob", atomic: round == 3, clock: studio.tick)
             try studio.must(Submission(.episode(.id(two), .describe("Two, round \(round)"))))

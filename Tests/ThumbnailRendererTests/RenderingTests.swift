@@ -2,6 +2,7 @@ import CoreValues
 import EventLog
 import Foundation
 import PodcastDomain
+import TestSupport
 import Testing
 import ThumbnailRenderer
 
@@ -59,7 +60,7 @@ struct RenderingTests {
         let overlay = ImageRef(blob: BlobStore.reference(for: TestImages.overlay), width: 320, height: 90)
         let episode = Episode(
             id: EpisodeID(UUID()), podcastID: PodcastID(UUID()), title: "Pilot", number: 42,
-            createdAt: Timestamp(rawValue: 1_795_000_000_000)!, background: background, overlay: overlay)
+            createdAt: TestClock.start, background: background, overlay: overlay)
         let inputs = try #require(episode.thumbnailInputs)
 
         // When it is rendered from those inputs and stored

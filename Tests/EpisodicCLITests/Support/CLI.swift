@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The built `episodic` binary, run as a real child process against a library in a temporary folder.
 final class CLI {
@@ -18,7 +19,8 @@ final class CLI {
         }
     }
 
-    let folder: String
+    private let temporary = TemporaryFolder("episodic-cli-test")
+    var folder: String { temporary.path }
     var library: String { folder + "/library" }
     /// Variables every invocation gets, beside a clean environment (no EPISODIC_* from the caller).
     var environment: [String: String]
@@ -26,12 +28,8 @@ final class CLI {
     var runAs: [String] = []
 
     init() {
-        var template = Array((NSTemporaryDirectory() + "episodic-cli-test-XXXXXX").utf8CString)
-        folder = String(cString: mkdtemp(&template)!)
-        environment = ["EPISODIC_LIBRARY": folder + "/library", "EPISODIC_ACTOR": "tester", "HOME": folder]
+        environment = ["EPISODIC_LIBRARY": temporary.path + "/library", "EPISODIC_ACTOR": "tester", "HOME": temporary.path]
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     static var binary: String {
         let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
@@ -136,8 +134,7 @@ final class CLI {
 /// The transcripts DOMAIN.md describes, as committed with the domain's tests.
 enum Fixtures {
     static let transcripts: String = {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("PodcastDomainTests/Fixtures/transcripts").path
+        RepositoryFiles.path("Tests/PodcastDomainTests/Fixtures/transcripts")
     }()
 
     static let names = ["zencastr-excerpt.txt", "sample-transcript-hhmmss.txt", "time-range-sample.txt"]

@@ -5,26 +5,21 @@ import Foundation
 import GRDB
 import PodcastDomain
 import Projections
+import TestSupport
 
 /// A real library in a temporary folder, driven through the facade as the CLI drives it.
 final class Studio {
-    let folder: String
+    private let temporary = TemporaryFolder("episodic-facade-test")
+    var folder: String { temporary.path }
     let library: Library
-    private var clock: Int64 = 1_795_000_000_000
+    private var clock = TestClock()
 
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "episodic-facade-test-XXXXXX").utf8CString)
-        folder = String(cString: mkdtemp(&template)!)
-        library = try Library.create(at: folder + "/library")
+        library = try Library.create(at: temporary.path + "/library")
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// The next instant: each command a second after the last.
-    func tick() -> Timestamp {
-        clock += 1_000
-        return Timestamp(rawValue: clock)!
-    }
+    func tick() -> Timestamp { clock.tick() }
 
     /// Runs commands that must all be accepted, each its own commit; returns their outcomes.
     @discardableResult
@@ -90,9 +85,7 @@ final class Studio {
 
     /// A small PNG, as a user would import it.
     static let image: [UInt8] = {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("ThumbnailRendererTests/Fixtures/overlay.png").path
-        return Array(FileManager.default.contents(atPath: path)!)
+        RepositoryFiles.bytes("Tests/ThumbnailRendererTests/Fixtures/overlay.png")
     }()
 
     /// A transcript in the hh:mm:ss layout.

@@ -1,23 +1,19 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EventLog
 
 /// A library in a fresh temporary folder, removed when the test ends.
 final class TemporaryLibrary {
-    let folder: String
+    private let temporary: TemporaryFolder
+    var folder: String { temporary.path }
     var path: String { folder + "/library" }
 
-    /// `inMemory` puts it on /dev/shm when there is one, where fsync costs nothing: for tests that make
-    /// hundreds of libraries.
+    /// `inMemory`: on /dev/shm (see ``TemporaryFolder``), for tests that make hundreds of libraries.
     init(inMemory: Bool = false) {
-        let parent = inMemory && access("/dev/shm", W_OK) == 0 ? "/dev/shm/" : NSTemporaryDirectory()
-        let template = parent + "eventlog-test-XXXXXX"
-        var bytes = Array(template.utf8CString)
-        folder = String(cString: mkdtemp(&bytes)!)
+        temporary = TemporaryFolder("eventlog-test", inMemory: inMemory)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     func create(_ options: EventLog.Options = EventLog.Options()) throws -> EventLog {
         try EventLog.create(at: path, options: options)

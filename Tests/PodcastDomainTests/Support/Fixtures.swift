@@ -1,6 +1,7 @@
 import CoreValues
 import DomainTestSupport
 import Foundation
+import TestSupport
 
 @testable import PodcastDomain
 
@@ -10,8 +11,8 @@ enum Fixture {
     static let otherPodcast = PodcastID(uuid(2))
     static let episode = EpisodeID(uuid(101))
     static let otherEpisode = EpisodeID(uuid(102))
-    static let monday = Timestamp(rawValue: 1_795_000_000_000)!
-    static let tuesday = Timestamp(rawValue: 1_795_086_400_000)!
+    static let monday = TestClock.start
+    static let tuesday = Timestamp(rawValue: TestClock.start.rawValue + 86_400_000)!
 
     static func uuid(_ n: Int) -> UUID { TestContent.uuid(n) }
     static func blob(_ text: String) -> BlobRef { TestContent.blob(text) }

@@ -1,13 +1,14 @@
 import CoreValues
 import DomainTestSupport
 import PodcastDomain
+import TestSupport
 
 /// Named ids and commands for readable tests.
 enum Scene {
     static let show = PodcastID(TestContent.uuid(1))
     static let other = PodcastID(TestContent.uuid(2))
     static func episode(_ n: Int) -> EpisodeID { EpisodeID(TestContent.uuid(100 + n)) }
-    static let monday = Timestamp(rawValue: 1_795_000_000_000)!
+    static let monday = TestClock.start
 
     static func createShow(_ id: PodcastID = show, _ name: String = "Merge Conflict") -> InMemoryLibrary.Command {
         .podcast(id, .create(id: id, name: name, at: monday))

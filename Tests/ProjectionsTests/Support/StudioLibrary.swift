@@ -6,6 +6,7 @@ import Foundation
 import GRDB
 import PodcastDomain
 import Projections
+import TestSupport
 
 /// A real library in a temporary folder, written the way the shell will write it: each accepted
 /// command's blobs stored, its events appended as one commit, then the read models caught up under the
@@ -20,18 +21,17 @@ final class StudioLibrary {
     let path: String
     let log: EventLog
     private(set) var domain = InMemoryLibrary()
-    private var clock: Int64 = 1_795_000_000_000
+    private var clock = TestClock()
     /// Made-up transcript references, and the real ones they stand for.
     private var realReferences: [BlobRef: BlobRef] = [:]
 
+    private let temporary = TemporaryFolder("projections-test")
+
     init() throws {
-        var template = Array((NSTemporaryDirectory() + "projections-test-XXXXXX").utf8CString)
-        folder = String(cString: mkdtemp(&template)!)
+        folder = temporary.path
         path = folder + "/library"
         log = try EventLog.create(at: path)
     }
-
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// The library's read models; nil projectors are the standard ones, over this library's blobs.
     func openReadModel(_ projectors: [any Projector]? = nil, batchSize: Int = 100_000) throws -> ReadModel {
@@ -45,11 +45,11 @@ final class StudioLibrary {
         guard case .success(let events) = domain.run(command) else { return nil }
         guard !events.isEmpty else { return events }
         if case .episode(_, _, .importTranscript(let bytes, _)) = command { try log.blobs.put(bytes) }
-        clock += 1000
+        let time = clock.tick()
         try log.write { writer in
             try writer.append(Commit(
                 events: events.map(ProposedEvent.init(domain:)), commandID: CommandID(UUID()), actor: "test",
-                timestamp: Timestamp(rawValue: clock)!))
+                timestamp: time))
         }
         return events
     }

@@ -1,6 +1,7 @@
 import CoreValues
 import Foundation
 import PodcastDomain
+import TestSupport
 
 /// Turns a random number into a command: its low bits pick the kind, the rest pick ids and values.
 public enum CommandPool {
@@ -13,7 +14,7 @@ public enum CommandPool {
     /// Two podcasts and four episodes to start from, so that random runs work on live entities rather
     /// than mostly being refused for want of them.
     public static let setup: [InMemoryLibrary.Command] = {
-        let at = Timestamp(rawValue: 1_795_000_000_000)!
+        let at = TestClock.start
         return [
             .podcast(podcasts[0], .create(id: podcasts[0], name: "Merge Conflict", at: at)),
             .podcast(podcasts[1], .create(id: podcasts[1], name: "Release Notes", at: at)),
@@ -35,7 +36,7 @@ public enum CommandPool {
         let name = names[pick(names.count)]
         let image = images[pick(images.count)]
         let number = pick(5)  // 0 is out of range
-        let at = Timestamp(rawValue: 1_795_000_000_000 + Int64(pick(1000)) * 1000)!
+        let at = Timestamp(rawValue: TestClock.start.rawValue + Int64(pick(1000)) * 1000)!
         switch kind {
         case 0: return .podcast(podcast, .create(id: podcast, name: name, at: at))
         case 1: return .podcast(podcast, .rename(name))

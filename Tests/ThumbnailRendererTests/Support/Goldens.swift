@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import ThumbnailRenderer
 
@@ -10,8 +11,7 @@ import ThumbnailRenderer
 ///
 /// On a mismatch the render is written to `<temporary folder>/episodic-goldens/<name>.png` to look at.
 enum Goldens {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures")
+    static let folder = URL(fileURLWithPath: RepositoryFiles.path("Tests/ThumbnailRendererTests/Fixtures"))
     static var updating: Bool { ProcessInfo.processInfo.environment["EPISODIC_UPDATE_GOLDENS"] == "1" }
 
     /// Records an issue unless `png` matches the golden `name` within `tolerance`; writes it as the golden

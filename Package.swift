@@ -66,7 +66,7 @@ let package = Package(
         // `episodic`, the command line: parses, prints, and maps errors to exit codes; the work is the facade's.
         .executableTarget(
             name: "EpisodicCLI",
-            dependencies: ["Episodic", "ThumbnailRenderer", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Episodic", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Prints the figures of the log, the projections, SRT conversion and the CLI's latency.
         .executableTarget(

@@ -11,7 +11,8 @@ import Projections
 /// lock (see ``submit(_:actor:atomic:keepGoing:clock:progress:)``).
 public final class Library {
     public let path: String
-    public let log: EventLog
+    /// The log: the truth, behind the facade. Apps reach it through the library's calls.
+    package let log: EventLog
     private let progress: ((RebuildProgress) -> Void)?
     private let onNotice: ((ReadModelNotice) -> Void)?
     private var openedReadModel: ReadModel?
@@ -46,9 +47,16 @@ public final class Library {
         return library
     }
 
+    /// Opens the read models now rather than at the first query, so that a replay they need (after an
+    /// upgrade that changed a schema, or when the log does not vouch for them) happens here, reported to
+    /// the `progress` handler given at open.
+    public func openReadModels() throws {
+        _ = try readModel()
+    }
+
     /// The read models, opened on first use. Opening rebuilds any that the log does not vouch for, and
     /// any projector whose schema changed.
-    public func readModel() throws -> ReadModel {
+    package func readModel() throws -> ReadModel {
         if let openedReadModel { return openedReadModel }
         let model = try ReadModel(library: path, log: log, progress: progress, notice: { [weak self] in self?.tell($0) })
         openedReadModel = model
@@ -61,7 +69,7 @@ public final class Library {
     /// caught up (another user's library, a read-only file system, a full disk, a writer holding the lock
     /// too long), the answers come from what they hold, and a `ReadModelNotice.behind(events:reason:)`
     /// says how far behind.
-    public func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
+    package func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
         let model = try readModel()
         try log.refresh()
         do {
@@ -75,7 +83,7 @@ public final class Library {
 
     /// Runs a query on the current read models. One that SQLite finds malformed on the way is set aside
     /// and rebuilt from the log, and the query runs again.
-    public func query<Result>(_ body: (ReadModel) throws -> Result) throws -> Result {
+    package func query<Result>(_ body: (ReadModel) throws -> Result) throws -> Result {
         let model = try currentReadModel()
         do {
             return try body(model)

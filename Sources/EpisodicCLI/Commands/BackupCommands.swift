@@ -1,6 +1,5 @@
 import ArgumentParser
 import Episodic
-import EventLog
 import Foundation
 
 struct BackupCommand: ParsableCommand {

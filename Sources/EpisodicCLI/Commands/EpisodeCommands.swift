@@ -1,9 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
 import Foundation
-import PodcastDomain
-import Projections
 
 struct EpisodeCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -139,7 +136,7 @@ struct EpisodeCommands: ParsableCommand {
                 let query = EpisodeQuery(
                     podcast: id, sort: sort, search: search,
                     filters: Set(missing.map(\.filter) + outdated.map(\.filter)), limit: limit, offset: offset)
-                let episodes = try library.query { try $0.episodes(query) }
+                let episodes = try library.episodes(query)
                 if global.json { return session.printJSON(episodes.map(EpisodeSummaryRecord.init)) }
                 var table = Table([
                     .init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "PUBLISHED"),
@@ -169,7 +166,7 @@ struct EpisodeCommands: ParsableCommand {
             try Session.run(global) { session in
                 let library = try session.library()
                 let id = try library.resolve(EpisodeReference.text(episode))
-                guard let detail = try library.query({ try $0.episode(id) }) else {
+                guard let detail = try library.episodeDetail(id) else {
                     _ = try library.liveEpisode(id)  // the domain's words for a deleted or unknown episode
                     throw LibraryError.episodeNotFound(episode)
                 }

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CoreValues
 import Episodic
-import PodcastDomain
 
 struct FontCommands: ParsableCommand {
     static let configuration = CommandConfiguration(

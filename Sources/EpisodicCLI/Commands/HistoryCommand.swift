@@ -1,6 +1,5 @@
 import ArgumentParser
 import Episodic
-import PodcastDomain
 
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

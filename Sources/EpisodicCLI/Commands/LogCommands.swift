@@ -1,9 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
-import EventLog
 import Foundation
-import PodcastDomain
 
 struct LogCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -171,7 +168,7 @@ extension LogCommands {
             try Session.run(global) { session in
                 let library = try session.library()
                 let recovered = try library.repair(discardingDamagedTail: discardDamagedTail)
-                let head = library.log.head
+                let head = library.head
                 if global.json {
                     return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
                 }

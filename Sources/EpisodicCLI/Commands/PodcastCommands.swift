@@ -1,8 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
 import Foundation
-import PodcastDomain
 
 struct PodcastCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -138,7 +136,7 @@ struct PodcastCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global) { session in
-                let podcasts = try session.library().query { try $0.podcasts() }
+                let podcasts = try session.library().podcasts()
                 if global.json { return session.printJSON(podcasts.map(PodcastRecord.init)) }
                 var table = Table([
                     .init(title: "ID"), .init(title: "NAME", flexible: true), .init(title: "EPISODES", alignRight: true),

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CoreValues
 import Episodic
-import Projections
 
 struct ProjectionsCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +14,7 @@ struct ProjectionsCommands: ParsableCommand {
         func run() throws {
             try Session.run(global) { session in
                 let library = try session.library()
-                let statuses = try library.readModel().status(head: library.log.head)
+                let statuses = try library.projectionStatus()
                 if global.json { return session.printJSON(statuses.map(ProjectionStatusRecord.init)) }
                 var table = Table([
                     .init(title: "PROJECTION"), .init(title: "SCHEMA", alignRight: true), .init(title: "CHECKPOINT", alignRight: true),
@@ -50,16 +48,15 @@ struct ProjectionsCommands: ParsableCommand {
                 let library = try session.library()
                 let bar = ProgressBar("rebuilding", quiet: global.quiet)
                 defer { bar.finish() }
-                let model = try library.readModel()
-                let chosen = all ? model.projectors.map(\.name) : names
+                let chosen = all ? library.projectionNames : names
                 let started = ContinuousClock.now
-                try model.rebuild(all ? nil : names, log: library.log, progress: bar.update)
+                try library.rebuildProjections(all ? nil : names, progress: bar.update)
                 bar.finish()
                 let seconds = (ContinuousClock.now - started).seconds
                 if global.json {
-                    return session.printJSON(RebuildRecord(rebuilt: chosen, events: library.log.head.rawValue, seconds: seconds))
+                    return session.printJSON(RebuildRecord(rebuilt: chosen, events: library.head.rawValue, seconds: seconds))
                 }
-                Terminal.say("Rebuilt \(chosen.joined(separator: ", ")) from \(library.log.head.rawValue) events in \(String(format: "%.2f", seconds)) s.")
+                Terminal.say("Rebuilt \(chosen.joined(separator: ", ")) from \(library.head.rawValue) events in \(String(format: "%.2f", seconds)) s.")
             }
         }
     }

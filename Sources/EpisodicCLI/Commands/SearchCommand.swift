@@ -1,6 +1,5 @@
 import ArgumentParser
 import Episodic
-import Projections
 
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,9 +16,8 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
-            let (hits, problems) = try library.query { model in
-                (try model.search(query.joined(separator: " "), limit: limit), try model.searchProblems())
-            }
+            let results = try library.search(query.joined(separator: " "), limit: limit)
+            let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
             var table = Table([.init(title: "EPISODE"), .init(title: "PODCAST"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)])
             for hit in hits {

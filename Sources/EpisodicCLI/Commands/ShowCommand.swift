@@ -1,8 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
 import Foundation
-import PodcastDomain
 
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,7 +15,7 @@ struct ShowCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
-            let bound = try asOf.map(LogCommands.List.bound) ?? .position(library.log.head)
+            let bound = try asOf.map(LogCommands.List.bound) ?? .position(library.head)
             switch try library.resolveEntity(target) {
             case .podcast(let id):
                 let (state, episodes) = try library.podcast(id, asOf: bound)

@@ -1,7 +1,5 @@
 import ArgumentParser
 import Episodic
-import PodcastDomain
-import ThumbnailRenderer
 
 struct ThumbnailCommands: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Episodic
-import PodcastDomain
 
 struct TranscriptCommands: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,7 +1,5 @@
 import ArgumentParser
-import CoreValues
 import Episodic
-import PodcastDomain
 
 struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

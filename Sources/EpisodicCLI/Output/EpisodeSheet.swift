@@ -1,6 +1,4 @@
-import CoreValues
-import PodcastDomain
-import Projections
+import Episodic
 
 /// One episode as labelled lines for people.
 enum EpisodeSheet {

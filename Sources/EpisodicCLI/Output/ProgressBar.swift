@@ -1,5 +1,5 @@
+import Episodic
 import Foundation
-import Projections
 
 /// A progress bar on stderr, redrawn in place. Silent unless stderr is a terminal and `--quiet` was
 /// not given, so that scripts and logs never see it.

@@ -1,8 +1,4 @@
-import CoreValues
 import Episodic
-import EventLog
-import PodcastDomain
-import Projections
 
 // What `--json` prints: stable, documented in schemas/cli-output.md. Keys are sorted; a key whose
 // value is absent (no description, no publish date) is left out.

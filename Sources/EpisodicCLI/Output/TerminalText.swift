@@ -1,4 +1,4 @@
-import CoreValues
+import Episodic
 
 /// Text for a person's terminal, with everything that is not printable escaped, so that text from the
 /// library (names, titles, actors, snippets; older logs may hold control characters) or from the command

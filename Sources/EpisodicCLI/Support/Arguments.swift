@@ -1,8 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
 import Foundation
-import PodcastDomain
 
 extension Identifier: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }

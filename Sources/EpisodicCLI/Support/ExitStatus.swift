@@ -1,9 +1,5 @@
 import ArgumentParser
 import Episodic
-import EventLog
-import PodcastDomain
-import Projections
-import ThumbnailRenderer
 
 /// What an exit code tells a script, as `episodic --help` lists them.
 enum ExitStatus: Int32 {

@@ -1,10 +1,6 @@
 import ArgumentParser
-import CoreValues
 import Episodic
-import EventLog
 import Foundation
-import PodcastDomain
-import Projections
 
 /// One invocation of a subcommand: its global options, the library, and how results and errors are
 /// printed. Every subcommand's `run` goes through ``run(_:_:)``, so that errors are reported the same
@@ -56,7 +52,7 @@ struct Session {
         // Kept to say after the command what its writer set aside. The notice closure above holds no
         // session: the library must be freed when the command ends, which closes SQLite cleanly.
         opened.library = library
-        _ = try library.readModel()
+        try library.openReadModels()
         return library
     }
 

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Episodic
-import PodcastDomain
 
 /// Changes to thumbnail settings, as options: each given option replaces one setting, the others stay.
 /// Numbers are checked against the domain's ranges as they are parsed (exit 64); the domain checks again.

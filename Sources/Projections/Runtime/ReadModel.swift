@@ -31,7 +31,7 @@ public final class ReadModel {
     /// Whether this process may change the library's read models.
     public let access: ReadModelAccess
     /// The generation answers come from, in WAL mode: many readers, one writer.
-    public var database: DatabasePool { opened.database }
+    package var database: DatabasePool { opened.database }
     /// Its file.
     public var generation: String { opened.path }
     /// Whether answers come from a replay of the log in a temporary folder, not from the library's read models.

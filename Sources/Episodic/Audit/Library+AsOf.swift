@@ -27,7 +27,7 @@ extension Library {
     /// The episode as it stood at `bound`: its stream folded up to that point.
     public func episode(_ id: EpisodeID, asOf bound: LogBound) throws -> EpisodeState {
         var state = EpisodeDecider.initial
-        try log.read(stream: StreamID(domain: id.streamName)) { envelope in
+        try store.read(stream: StreamID(domain: id.streamName)) { envelope in
             guard bound.admits(position: envelope.position, time: envelope.timestamp) else { return }
             state = EpisodeDecider.evolve(state, try DomainEvents.decode(envelope))
         }

@@ -19,12 +19,12 @@ extension Library {
         _ body: (LoggedEvent) throws -> Void
     ) throws {
         var next = filter.start
-        var podcasts = EpisodePodcasts(log: log)
+        var podcasts = EpisodePodcasts(log: store)
         while keepGoing() {
-            try log.refresh()
-            if log.head >= next {
+            try store.refresh()
+            if store.head >= next {
                 try readLog(filter, from: next, podcasts: &podcasts, body)
-                next = log.head.next
+                next = store.head.next
             }
             if let end = filter.end, next > end { return }
             Thread.sleep(forTimeInterval: pollInterval.seconds)
@@ -32,7 +32,7 @@ extension Library {
     }
 
     private func readLog(_ filter: LogFilter, from start: LogPosition, _ body: (LoggedEvent) throws -> Void) throws {
-        var podcasts = EpisodePodcasts(log: log)
+        var podcasts = EpisodePodcasts(log: store)
         try readLog(filter, from: start, podcasts: &podcasts, body)
     }
 
@@ -55,7 +55,7 @@ extension Library {
             return LoggedEvent(record: RecordedEvent(envelope), event: event, line: String(decoding: envelope.line, as: UTF8.self))
         }
         guard filter.podcast == nil, !streams.isEmpty else {
-            try log.read(from: start, through: filter.end) { envelope in
+            try store.read(from: start, through: filter.end) { envelope in
                 if let logged = try accepted(envelope) { try body(logged) }
             }
             return
@@ -63,7 +63,7 @@ extension Library {
         let end = min(filter.end ?? log.head, log.head)
         var found: [LoggedEvent] = []
         for stream in streams {
-            try log.read(stream: stream) { envelope in
+            try store.read(stream: stream) { envelope in
                 guard envelope.position >= start, envelope.position <= end, let logged = try accepted(envelope) else { return }
                 found.append(logged)
             }
@@ -75,10 +75,10 @@ extension Library {
 /// Which podcast each event belongs to: a podcast's own, or an episode's podcast, remembered from its
 /// creation (read once through the stream index for an episode created before the events read).
 struct EpisodePodcasts {
-    let log: EventLog
+    let log: any LogStore
     private var known: [EpisodeID: PodcastID] = [:]
 
-    init(log: EventLog) { self.log = log }
+    init(log: any LogStore) { self.log = log }
 
     mutating func podcast(of event: DomainEvent) throws -> PodcastID? {
         switch event {

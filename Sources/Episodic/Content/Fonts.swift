@@ -33,7 +33,7 @@ extension Submission {
 extension Library {
     /// The library's fonts, by name: the fonts stream folded (it is short), without the lock.
     public func fonts() throws -> [ImportedFont] {
-        try Workspace(log: log, readModel: try readModel()).fonts().fonts
+        try Workspace(log: store, readModel: try readModel()).fonts().fonts
     }
 }
 

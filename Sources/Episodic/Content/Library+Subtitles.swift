@@ -9,7 +9,7 @@ extension Library {
         let episode = try liveEpisode(id)
         guard let subtitles = episode.subtitles else { throw LibraryError.noSubtitles(id) }
         do {
-            return (try log.blobs.get(subtitles.blob), episode.subtitlesOutdated)
+            return (try store.blob(subtitles.blob), episode.subtitlesOutdated)
         } catch {
             throw LibraryError.blobUnreadable(error)
         }

@@ -27,7 +27,7 @@ extension Library {
 
     /// What the episode's thumbnail would be drawn from now, read without the lock.
     private func thumbnailInputs(of reference: EpisodeReference) throws -> (EpisodeID, ThumbnailInputs, Workspace) {
-        let workspace = Workspace(log: log, readModel: try currentReadModel())
+        let workspace = Workspace(log: store, readModel: try currentReadModel())
         let id = try workspace.resolve(reference)
         guard let inputs = try workspace.episode(id).requireLive().thumbnailInputs else { throw DomainError.renderNeedsBackground }
         return (id, inputs, workspace)

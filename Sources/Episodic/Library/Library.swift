@@ -13,6 +13,9 @@ public final class Library {
     public let path: String
     /// The log: the truth, behind the facade. Apps reach it through the library's calls.
     package let log: EventLog
+    /// Where commits go and where the decisions read their streams and content: the log above, for a
+    /// library in a folder.
+    package let store: any LogStore
     private let progress: ((RebuildProgress) -> Void)?
     private let onNotice: ((ReadModelNotice) -> Void)?
     private var openedReadModel: ReadModel?
@@ -33,7 +36,9 @@ public final class Library {
         notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
         self.path = path
-        self.log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
+        let log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
+        self.log = log
+        self.store = log
         self.progress = progress
         self.onNotice = notice
     }

@@ -10,7 +10,7 @@ extension Library {
     /// What `text` names: an id (of either kind, deleted ones too), `<podcast>/<number>`, a podcast's
     /// name or id prefix, or an episode's id prefix, tried in that order.
     public func resolveEntity(_ text: String) throws -> EntityID {
-        try query { try resolveEntity(text, in: Workspace(log: log, readModel: $0)) }
+        try query { try resolveEntity(text, in: Workspace(log: store, readModel: $0)) }
     }
 
     private func resolveEntity(_ text: String, in workspace: Workspace) throws -> EntityID {

@@ -37,7 +37,7 @@ extension Library {
                 try model.recover(fromMalformed: error, log: log, lockHeld: true)
             }
             model.removeLeftovers()
-            let workspace = Workspace(log: log, readModel: model)
+            let workspace = Workspace(log: store, readModel: model)
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
             for (index, submission) in submissions.enumerated() {
@@ -52,7 +52,7 @@ extension Library {
                     if atomic {
                         outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                     } else {
-                        outcome.positions = try batch.append(to: writer, blobs: log.blobs, actor: actor, at: clock())
+                        outcome.positions = try batch.append(to: writer, actor: actor, at: clock())
                     }
                     results.append(.success(outcome))
                 } catch {
@@ -65,7 +65,7 @@ extension Library {
                 }
                 progress?(index + 1)
             }
-            if atomic, let appended = try batch.append(to: writer, blobs: log.blobs, actor: actor, at: clock()) {
+            if atomic, let appended = try batch.append(to: writer, actor: actor, at: clock()) {
                 // Positions were counted from the start of the commit; now the commit has its place.
                 let offset = appended.lowerBound.rawValue - 1
                 results = results.map { result in
@@ -126,11 +126,10 @@ private struct PendingCommit {
     }
 
     /// Stores the blobs, then appends the events as one commit; nil when there are no events.
-    func append(to writer: LogWriter, blobs store: BlobStore, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
+    func append(to writer: any LogAppender, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
         guard !events.isEmpty else { return nil }
-        for blob in blobs { _ = try store.put(blob) }
         return try writer.append(Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
-            actor: actor, timestamp: time)).positions
+            actor: actor, timestamp: time), blobs: blobs).positions
     }
 }

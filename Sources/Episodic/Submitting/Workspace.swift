@@ -15,7 +15,7 @@ import Projections
 /// the read model caught up to the head, the facts are exact; outside it (to resolve a name for a
 /// query) they are a snapshot.
 final class Workspace {
-    let log: EventLog
+    let log: any LogStore
     let readModel: ReadModel
     private var podcasts: [PodcastID: PodcastState] = [:]
     private var episodes: [EpisodeID: EpisodeState] = [:]
@@ -27,7 +27,7 @@ final class Workspace {
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
 
-    init(log: EventLog, readModel: ReadModel) {
+    init(log: any LogStore, readModel: ReadModel) {
         self.log = log
         self.readModel = readModel
     }
@@ -103,7 +103,7 @@ final class Workspace {
     func blob(_ ref: BlobRef) throws -> [UInt8] {
         if let bytes = pendingBlobs[ref] { return bytes }
         do {
-            return try log.blobs.get(ref)
+            return try log.blob(ref)
         } catch {
             throw LibraryError.blobUnreadable(error)
         }

@@ -22,7 +22,7 @@ extension Library {
             try model.catchUp(with: log)
             let command = try resolve(target)
             let plan = try self.plan(undoing: command, force: force)
-            let workspace = Workspace(log: log, readModel: model)
+            let workspace = Workspace(log: store, readModel: model)
             let versions = try workspace.apply(plan.events)
             try workspace.checkRules(after: plan.events)
             guard !dryRun else { return (plan, nil) }
@@ -30,7 +30,7 @@ extension Library {
             let positions = try writer.append(Commit(
                 events: plan.events.map(ProposedEvent.init(domain:)),
                 expectations: versions.mapValues { $0 == 0 ? .noStream : .exactly($0) }, commandID: commandID,
-                actor: actor, timestamp: clock(), undoes: command.id)).positions
+                actor: actor, timestamp: clock(), undoes: command.id), blobs: []).positions
             _ = try? model.catchUp(with: log)  // the next command catches up if this fails
             return (plan, SubmitOutcome(name: "undo", commandID: commandID, events: plan.events, positions: positions, created: nil))
         }
@@ -73,7 +73,7 @@ extension Library {
         while end > .none {
             let start = LogPosition(end.rawValue > stretch ? end.rawValue - stretch + 1 : 1)
             var spans: [CommandSpan] = []
-            try log.read(from: start, through: end) { envelope in
+            try store.read(from: start, through: end) { envelope in
                 let id = envelope.commandID
                 if spans.last?.id == id {
                     spans[spans.count - 1].positions = spans[spans.count - 1].positions.lowerBound...envelope.position
@@ -111,7 +111,7 @@ extension Library {
         var earlier: [StreamID: [DomainEvent]] = [:]
         var later: [StreamID: [LoggedEvent]] = [:]
         for stream in Set(undone.map(\.record.stream)) {
-            try log.read(stream: stream) { envelope in
+            try store.read(stream: stream) { envelope in
                 if envelope.position < first {
                     earlier[stream, default: []].append(try DomainEvents.decode(envelope))
                 } else if envelope.position > last {

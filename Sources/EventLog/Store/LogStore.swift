@@ -1,0 +1,72 @@
+import CoreValues
+
+/// Where a library's log lives, as the facade needs it: the head, reading by position and by stream,
+/// content by hash, and the writer's critical section in which commits are appended.
+///
+/// ``EventLog``, the file log in the library's folder, is the embedded implementation. A shared
+/// library keeps its log on a server instead; its store gives the same guarantees: a commit is all or
+/// nothing, its expected versions are checked against the streams as they are when it is appended, and
+/// ``LogAppender/append(_:blobs:)`` returns only once the commit is durable. Positions are 1, 2, 3...
+/// without holes, in commit order, so reading from a position never skips an event.
+///
+/// The read models read the library's local ``EventLog``; for a shared library that is the local copy
+/// which catches up with the server.
+public protocol LogStore: AnyObject {
+    /// The position of the last event, as this instance last read it (at open, or at the last
+    /// ``refresh()`` or writer section). Zero for an empty log.
+    var head: LogPosition { get }
+
+    /// Brings ``head`` up to the log's, for a reader that holds no lock.
+    func refresh() throws
+
+    /// Calls `body` with every event from `start` through `end` (nil: the head), in order. The
+    /// envelope is valid only during the call. Damage is thrown, never skipped.
+    func read(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws
+
+    /// Calls `body` with the events of one stream, in order.
+    func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws
+
+    /// The content `ref` names, checked against its hash; a missing or damaged blob is an
+    /// ``EventLogError``, as is every failure of the store to read it.
+    func blob(_ ref: BlobRef) throws(EventLogError) -> [UInt8]
+
+    /// Runs `body` as the log's only writer: no other writer appends until it returns, and `body`
+    /// reads the log as it is after every earlier commit. `acknowledgedThrough` is the furthest
+    /// position that state kept outside the log has seen (a read model's checkpoint), asked only when
+    /// the log's end is damaged, so that an acknowledged commit is never mistaken for a torn one.
+    func withWriter<Result>(
+        acknowledgedThrough: (() -> LogPosition)?, _ body: (any LogAppender) throws -> Result
+    ) throws -> Result
+}
+
+/// The write side of a ``LogStore``, valid only inside ``LogStore/withWriter(acknowledgedThrough:_:)``.
+public protocol LogAppender {
+    /// What the store set aside from the end of the log when the writer section began: nearly always
+    /// nothing; the torn tail of a writer that died mid-append.
+    var recovered: [RecoveryReport] { get }
+
+    /// Stores `blobs` durably, then appends `commit` as one unit, all or nothing, and returns once it
+    /// is durable. A stream whose version is not what the commit expects throws
+    /// ``EventLogError/versionConflict(stream:expected:actual:)`` and nothing is appended (blobs may
+    /// stay: they are content, named by their hash, and harmless).
+    func append(_ commit: Commit, blobs: [[UInt8]]) throws -> AppendResult
+}
+
+extension EventLog: LogStore {
+    public func blob(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
+        try blobs.get(ref)
+    }
+
+    public func withWriter<Result>(
+        acknowledgedThrough witness: (() -> LogPosition)?, _ body: (any LogAppender) throws -> Result
+    ) throws -> Result {
+        try write(acknowledgedThrough: witness) { writer in try body(writer) }
+    }
+}
+
+extension LogWriter: LogAppender {
+    public func append(_ commit: Commit, blobs: [[UInt8]]) throws -> AppendResult {
+        for blob in blobs { _ = try log.blobs.put(blob) }
+        return try append(commit)
+    }
+}

@@ -9,19 +9,9 @@ extension Library {
         var filter = LogFilter()
         filter.podcast = id
         filter.until = bound
-        var podcast = PodcastDecider.initial
-        var episodes: [EpisodeID: EpisodeState] = [:]
-        try readLog(filter) { logged in
-            switch logged.event.payload {
-            case is any PodcastEventPayload:
-                podcast = PodcastDecider.evolve(podcast, logged.event)
-            case let payload as any EpisodeEventPayload:
-                episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, logged.event)
-            default:
-                break
-            }
-        }
-        return (podcast, episodes.values.compactMap(\.live).sorted { $0.number < $1.number })
+        var state = LibraryState()
+        try readLog(filter) { state.evolve($0.event) }
+        return (state.podcast(id), state.episodes.values.compactMap(\.live).sorted { $0.number < $1.number })
     }
 
     /// The episode as it stood at `bound`: its stream folded up to that point.

@@ -68,53 +68,32 @@ extension Library {
 
 /// The states of the entities a history has met, and what each command changed in them.
 private struct EntityStates {
-    var podcasts: [PodcastID: PodcastState] = [:]
-    var episodes: [EpisodeID: EpisodeState] = [:]
+    var library = LibraryState()
 
     /// Folds one command's events in; returns what changed, entity by entity, in the order the events
     /// met them.
     mutating func apply(_ events: [DomainEvent]) -> [HistoryEntry.Change] {
-        var order: [Entity] = []
-        var beforePodcasts: [PodcastID: PodcastState] = [:]
-        var beforeEpisodes: [EpisodeID: EpisodeState] = [:]
+        var order: [AggregateKey] = []
+        let before = library
         for event in events {
-            switch event.payload {
-            case let payload as any PodcastEventPayload:
-                let id = payload.podcastID
-                if beforePodcasts[id] == nil {
-                    beforePodcasts[id] = podcasts[id] ?? .initial
-                    order.append(.podcast(id))
-                }
-                podcasts[id] = PodcastDecider.evolve(podcasts[id] ?? .initial, event)
-            case let payload as any EpisodeEventPayload:
-                let id = payload.episodeID
-                if beforeEpisodes[id] == nil {
-                    beforeEpisodes[id] = episodes[id] ?? .initial
-                    order.append(.episode(id))
-                }
-                episodes[id] = EpisodeDecider.evolve(episodes[id] ?? .initial, event)
-            default:
-                break
-            }
+            if !order.contains(event.aggregate) { order.append(event.aggregate) }
+            library.evolve(event)
         }
-        return order.flatMap { entity -> [HistoryEntry.Change] in
-            switch entity {
+        return order.flatMap { aggregate -> [HistoryEntry.Change] in
+            switch aggregate {
             case .podcast(let id):
-                let (before, after) = (beforePodcasts[id]!, podcasts[id] ?? .initial)
+                let (before, after) = (before.podcast(id), library.podcast(id))
                 let label = "podcast " + FieldText.text((after.existing ?? before.existing)?.name)
                 return Self.changes(label, before, after, fields: EntityFields.of)
             case .episode(let id):
-                let (before, after) = (beforeEpisodes[id]!, episodes[id] ?? .initial)
+                let (before, after) = (before.episode(id), library.episode(id))
                 let shown = after.existing ?? before.existing
                 let label = "episode #\(shown?.number ?? 0) " + FieldText.text(shown?.title)
                 return Self.changes(label, before, after, fields: EntityFields.of)
+            case .fonts:
+                return []
             }
         }
-    }
-
-    private enum Entity {
-        case podcast(PodcastID)
-        case episode(EpisodeID)
     }
 
     private static func changes<Value>(

@@ -49,7 +49,7 @@ extension Workspace {
             let (thumbnail, bytes) = try ThumbnailDrawing.stored(inputs, fonts: try fonts(), blob: blob)
             return Decision(events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes])
         case let .font(command):
-            return Decision(events: try FontLibrary.decide(command, try fonts()))
+            return Decision(events: try FontDecider.decide(command, try fonts()))
         }
     }
 

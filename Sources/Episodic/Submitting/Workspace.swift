@@ -17,13 +17,12 @@ import Projections
 final class Workspace {
     let log: any LogStore
     let readModel: ReadModel
-    private var podcasts: [PodcastID: PodcastState] = [:]
-    private var episodes: [EpisodeID: EpisodeState] = [:]
+    /// The streams loaded so far, as the batch has left them.
+    private var state = LibraryState()
+    private var loaded: Set<AggregateKey> = []
     /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
     private var versions: [StreamID: Int] = [:]
     private var storedNames: [PodcastID: String]?
-    /// The fonts stream folded, once asked for: it is short, so it is read whole.
-    private var fontState: FontLibraryState?
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
 
@@ -35,40 +34,35 @@ final class Workspace {
     // MARK: States
 
     func podcast(_ id: PodcastID) throws -> PodcastState {
-        if let state = podcasts[id] { return state }
-        let state = try fold(id.streamName, from: PodcastDecider.initial, PodcastDecider.evolve)
-        podcasts[id] = state
-        return state
+        try load(.podcast(id))
+        return state.podcast(id)
     }
 
     func episode(_ id: EpisodeID) throws -> EpisodeState {
-        if let state = episodes[id] { return state }
-        let state = try fold(id.streamName, from: EpisodeDecider.initial, EpisodeDecider.evolve)
-        episodes[id] = state
-        return state
+        try load(.episode(id))
+        return state.episode(id)
     }
 
-    /// The library's fonts, as the batch has left them.
+    /// The library's fonts, as the batch has left them. The stream is short, so it is read whole.
     func fonts() throws -> FontLibraryState {
-        if let fontState { return fontState }
-        let state = try fold(FontLibrary.streamName, from: FontLibrary.initial, FontLibrary.evolve)
-        fontState = state
-        return state
+        try load(.fonts)
+        return state.fonts
     }
 
     /// The episodes loaded so far, with their states as the batch has left them.
     var loadedEpisodes: [EpisodeID: EpisodeState] { episodes }
+    private var podcasts: [PodcastID: PodcastState] { state.podcasts }
+    private var episodes: [EpisodeID: EpisodeState] { state.episodes }
 
-    private func fold<State>(_ name: String, from initial: State, _ evolve: (State, DomainEvent) -> State) throws -> State {
-        let stream = StreamID(domain: name)
-        var state = initial
-        var version = 0
-        try log.read(stream: stream) { envelope in
-            state = evolve(state, try DomainEvents.decode(envelope))
-            version += 1
-        }
-        versions[stream] = version
-        return state
+    /// Reads an aggregate's stream through the stream index, the first time it is asked for.
+    private func load(_ aggregate: AggregateKey) throws {
+        guard !loaded.contains(aggregate) else { return }
+        let stream = StreamID(domain: aggregate.streamName)
+        var events: [DomainEvent] = []
+        try log.read(stream: stream) { events.append(try DomainEvents.decode($0)) }
+        state.load(aggregate, from: events)
+        versions[stream] = events.count
+        loaded.insert(aggregate)
     }
 
     /// Folds accepted events into the states they belong to. Returns the versions of the streams they
@@ -77,16 +71,8 @@ final class Workspace {
     func apply(_ events: [DomainEvent]) throws -> [StreamID: Int] {
         var before: [StreamID: Int] = [:]
         for event in events {
-            switch event.payload {
-            case let payload as any PodcastEventPayload:
-                podcasts[payload.podcastID] = PodcastDecider.evolve(try podcast(payload.podcastID), event)
-            case let payload as any EpisodeEventPayload:
-                episodes[payload.episodeID] = EpisodeDecider.evolve(try episode(payload.episodeID), event)
-            case is any FontEventPayload:
-                fontState = FontLibrary.evolve(try fonts(), event)
-            default:
-                preconditionFailure("\(event.type) belongs to no stream")
-            }
+            try load(event.aggregate)
+            state.evolve(event)
             let stream = StreamID(domain: event.stream)
             if before[stream] == nil { before[stream] = versions[stream] ?? 0 }
             versions[stream, default: 0] += 1

@@ -144,7 +144,7 @@ extension Library {
             switch event.payload {
             case is any PodcastEventPayload: Inverses.of(event, before: PodcastDecider.fold(before))
             case is any EpisodeEventPayload: Inverses.of(event, before: EpisodeDecider.fold(before))
-            case is any FontEventPayload: Inverses.of(event, before: FontLibrary.fold(before))
+            case is any FontEventPayload: Inverses.of(event, before: FontDecider.fold(before))
             default: []
             }
         }

@@ -1,7 +1,7 @@
 import CoreValues
 
 /// The episode aggregate: decides what a command means for an episode, and folds its events.
-public enum EpisodeDecider {
+public enum EpisodeDecider: Decider {
     public static let initial = EpisodeState.initial
 
     /// The longest side of a stored thumbnail, in pixels (exports are full size).
@@ -135,11 +135,6 @@ public enum EpisodeDecider {
         ThumbnailSettingsChanged.type: .sets(.thumbnailSettings), ThumbnailTextChanged.type: .sets(.thumbnailText),
         ThumbnailRendered.type: .sets(.thumbnail), ThumbnailDiscarded.type: .sets(.thumbnail),
     ]
-
-    /// Folds a stream's events from ``initial``.
-    public static func fold(_ events: some Sequence<DomainEvent>) -> EpisodeState {
-        events.reduce(initial, evolve)
-    }
 
     private static func uniqueNumber(_ number: Int, for id: EpisodeID, _ facts: EpisodeFacts) throws(DomainError) -> Int {
         let number = try Rules.episodeNumber(number)

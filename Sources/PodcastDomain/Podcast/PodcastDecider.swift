@@ -1,7 +1,7 @@
 import CoreValues
 
 /// The podcast aggregate: decides what a command means for a podcast, and folds its events.
-public enum PodcastDecider {
+public enum PodcastDecider: Decider {
     public static let initial = PodcastState.initial
 
     /// The events `command` produces, or the rule it breaks. A command that changes nothing gives no events.
@@ -82,11 +82,6 @@ public enum PodcastDecider {
         PodcastDefaultOverlayCleared.type: .sets(.defaultOverlay),
         PodcastThumbnailDefaultsChanged.type: .sets(.thumbnailDefaults),
     ]
-
-    /// Folds a stream's events from ``initial``.
-    public static func fold(_ events: some Sequence<DomainEvent>) -> PodcastState {
-        events.reduce(initial, evolve)
-    }
 
     private static func uniqueName(_ name: String, for id: PodcastID, _ facts: PodcastFacts) throws(DomainError) -> String {
         let name = try Rules.name(name, .podcastName)

@@ -79,7 +79,7 @@ extension FoldPlan.Subject {
             self = .episode(id)
         } else if let id = PodcastID(streamName: stream) {
             self = .podcast(id)
-        } else if stream.elementsEqual(FontLibrary.streamName.utf8) {
+        } else if stream.elementsEqual(FontDecider.streamName.utf8) {
             return nil
         } else {
             let name = String(decoding: stream, as: UTF8.self)

@@ -53,19 +53,9 @@ final class Studio {
 
     /// Every entity's state, folded from the whole log.
     func states() throws -> (podcasts: [PodcastID: PodcastState], episodes: [EpisodeID: EpisodeState]) {
-        var podcasts: [PodcastID: PodcastState] = [:]
-        var episodes: [EpisodeID: EpisodeState] = [:]
-        try library.readLog(LogFilter()) { logged in
-            switch logged.event.payload {
-            case let payload as any PodcastEventPayload:
-                podcasts[payload.podcastID] = PodcastDecider.evolve(podcasts[payload.podcastID] ?? .initial, logged.event)
-            case let payload as any EpisodeEventPayload:
-                episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, logged.event)
-            default:
-                break
-            }
-        }
-        return (podcasts, episodes)
+        var state = LibraryState()
+        try library.readLog(LogFilter()) { state.evolve($0.event) }
+        return (state.podcasts, state.episodes)
     }
 
     /// Every row of every read-model table, as text, but `updated_at`: when a row last changed is the

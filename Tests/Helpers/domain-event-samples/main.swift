@@ -57,14 +57,15 @@ let secondID = EpisodeID(uuid(102))
 // MARK: The studio: streams folded with the deciders' evolve, facts read from them as a shell would
 
 struct Studio {
-    var podcasts: [PodcastID: PodcastState] = [:]
-    var episodes: [EpisodeID: EpisodeState] = [:]
-    var fonts = FontLibrary.initial
+    var state = LibraryState()
     /// Every event, in order, with the step that produced it.
     var samples: [(step: String, event: DomainEvent)] = []
 
-    func podcast(_ id: PodcastID) -> PodcastState { podcasts[id] ?? PodcastDecider.initial }
-    func episode(_ id: EpisodeID) -> EpisodeState { episodes[id] ?? EpisodeDecider.initial }
+    var podcasts: [PodcastID: PodcastState] { state.podcasts }
+    var episodes: [EpisodeID: EpisodeState] { state.episodes }
+    var fonts: FontLibraryState { state.fonts }
+    func podcast(_ id: PodcastID) -> PodcastState { state.podcast(id) }
+    func episode(_ id: EpisodeID) -> EpisodeState { state.episode(id) }
 
     func podcastFacts(for id: PodcastID) -> PodcastFacts {
         var names: [PodcastID: String] = [:]
@@ -87,21 +88,10 @@ struct Studio {
     mutating func apply(_ events: [DomainEvent], step: String) {
         for event in events {
             samples.append((step, event))
-            if event.stream.hasPrefix("podcast-") {
-                guard let id = PodcastID(String(event.stream.dropFirst("podcast-".count))) else {
-                    fail("\(step): bad stream \(event.stream)")
-                }
-                podcasts[id] = PodcastDecider.evolve(podcast(id), event)
-            } else if event.stream.hasPrefix("episode-") {
-                guard let id = EpisodeID(String(event.stream.dropFirst("episode-".count))) else {
-                    fail("\(step): bad stream \(event.stream)")
-                }
-                episodes[id] = EpisodeDecider.evolve(episode(id), event)
-            } else if event.stream == FontLibrary.streamName {
-                fonts = FontLibrary.evolve(fonts, event)
-            } else {
-                fail("\(step): event \(event.type) names stream \(event.stream), of no known kind")
+            guard event.stream == event.aggregate.streamName else {
+                fail("\(step): event \(event.type) names stream \(event.stream), not its aggregate's \(event.aggregate.streamName)")
             }
+            state.evolve(event)
         }
     }
 
@@ -138,7 +128,7 @@ struct Studio {
     mutating func font(_ command: FontCommand, expect expected: [String]) {
         let step = "font \(command)"
         do {
-            let events = try FontLibrary.decide(command, fonts)
+            let events = try FontDecider.decide(command, fonts)
             Self.check(events, expected, step)
             apply(events, step: step)
         } catch {

@@ -69,38 +69,20 @@ struct InversesTests {
 
     @Test("the cases cover every event type")
     func coverage() {
-        let covered = Set((Self.podcastCases + Self.episodeCases + FontLibraryDeciderTests.inverseCases).map(\.event.type))
+        let covered = Set((Self.podcastCases + Self.episodeCases + FontDeciderTests.inverseCases).map(\.event.type))
         #expect(covered == Set(DomainEvent.payloadTypes.map { $0.type }))
     }
 
     @Test("do, then undo, brings a podcast back to the state it had before", arguments: podcastCases.indices)
     func podcastUndo(index: Int) {
         let (history, event) = Self.podcastCases[index]
-        let before = PodcastDecider.fold(history)
-        let after = PodcastDecider.evolve(before, event)
-        let inverse = Inverses.of(event, before: before)
-        #expect(!inverse.isEmpty, "\(event.type) has an inverse")
-        let undone = inverse.reduce(after, PodcastDecider.evolve)
-        // Undoing a create leaves a deleted podcast, which commands treat as absent.
-        if case .initial = before { #expect(undone.live == nil) } else { #expect(undone == before, "\(event.type)") }
-        inverse.forEach { expectRoundTrip($0) }
-        // Undo of the undo is redo.
-        let redo = inverse.flatMap { Inverses.of($0, before: after) }
-        #expect(redo.reduce(undone, PodcastDecider.evolve).live == after.live, "\(event.type)")
+        expectUndoLaw(PodcastDecider.self, after: history, doing: event, inverse: { Inverses.of($0, before: $1) }, visible: \.live)
     }
 
     @Test("do, then undo, brings an episode back to the state it had before", arguments: episodeCases.indices)
     func episodeUndo(index: Int) {
         let (history, event) = Self.episodeCases[index]
-        let before = EpisodeDecider.fold(history)
-        let after = EpisodeDecider.evolve(before, event)
-        let inverse = Inverses.of(event, before: before)
-        #expect(!inverse.isEmpty, "\(event.type) has an inverse")
-        let undone = inverse.reduce(after, EpisodeDecider.evolve)
-        if case .initial = before { #expect(undone.live == nil) } else { #expect(undone == before, "\(event.type)") }
-        inverse.forEach { expectRoundTrip($0) }
-        #expect(undone.live?.subtitlesOutdated == before.live?.subtitlesOutdated)
-        #expect(undone.live?.thumbnailOutdated == before.live?.thumbnailOutdated)
+        expectUndoLaw(EpisodeDecider.self, after: history, doing: event, inverse: { Inverses.of($0, before: $1) }, visible: \.live)
     }
 
     @Test("undoing a podcast's deletion restores it, and each cascaded episode comes back with its content")

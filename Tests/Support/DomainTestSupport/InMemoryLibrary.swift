@@ -18,8 +18,9 @@ public struct InMemoryLibrary {
         }
     }
 
-    public private(set) var podcasts: [PodcastID: PodcastState] = [:]
-    public private(set) var episodes: [EpisodeID: EpisodeState] = [:]
+    public private(set) var state = LibraryState()
+    public var podcasts: [PodcastID: PodcastState] { state.podcasts }
+    public var episodes: [EpisodeID: EpisodeState] { state.episodes }
 
     public init() {}
 
@@ -29,7 +30,7 @@ public struct InMemoryLibrary {
     /// Runs one command: its events are applied, or the library stays as it was.
     public mutating func run(_ command: Command) -> Result<[DomainEvent], DomainError> {
         let result = Result { () throws(DomainError) in try decide(command) }
-        if case .success(let events) = result { events.forEach { apply($0) } }
+        if case .success(let events) = result { events.forEach { state.evolve($0) } }
         return result
     }
 
@@ -39,24 +40,13 @@ public struct InMemoryLibrary {
             let facts = PodcastFacts(
                 otherPodcastNames: Dictionary(uniqueKeysWithValues: livePodcasts.filter { $0.id != id }.map { ($0.id, $0.name) }),
                 liveEpisodes: liveEpisodes.filter { $0.podcastID == id }.map(\.id))
-            return try PodcastDecider.decide(command, podcasts[id] ?? .initial, facts)
+            return try PodcastDecider.decide(command, state.podcast(id), facts)
         case let .episode(id, target, command):
-            let state = episodes[id] ?? .initial
-            let podcastID = state.existing?.podcastID ?? target
+            let episode = state.episode(id)
+            let podcastID = episode.existing?.podcastID ?? target
             let numbers = liveEpisodes.filter { $0.podcastID == podcastID && $0.id != id }.map { ($0.number, $0.id) }
-            let facts = EpisodeFacts(podcast: podcasts[podcastID] ?? .initial, otherNumbers: Dictionary(numbers, uniquingKeysWith: { first, _ in first }))
-            return try EpisodeDecider.decide(command, state, facts)
-        }
-    }
-
-    private mutating func apply(_ event: DomainEvent) {
-        switch event.payload {
-        case let payload as any PodcastEventPayload:
-            podcasts[payload.podcastID] = PodcastDecider.evolve(podcasts[payload.podcastID] ?? .initial, event)
-        case let payload as any EpisodeEventPayload:
-            episodes[payload.episodeID] = EpisodeDecider.evolve(episodes[payload.episodeID] ?? .initial, event)
-        default:
-            preconditionFailure("\(event.type) belongs to no stream")
+            let facts = EpisodeFacts(podcast: state.podcast(podcastID), otherNumbers: Dictionary(numbers, uniquingKeysWith: { first, _ in first }))
+            return try EpisodeDecider.decide(command, episode, facts)
         }
     }
 }

@@ -12,13 +12,13 @@ struct FontSpec {
     let history: [DomainEvent]
 
     func when(_ command: FontCommand) -> When {
-        let state = FontLibrary.fold(history)
-        return When(result: Result { () throws(DomainError) in try FontLibrary.decide(command, state) })
+        let state = FontDecider.fold(history)
+        return When(result: Result { () throws(DomainError) in try FontDecider.decide(command, state) })
     }
 }
 
 @Suite("Font library decider")
-struct FontLibraryDeciderTests {
+struct FontDeciderTests {
     static let inter = Fixture.blob("Inter-Bold.ttf")
     static let menlo = Fixture.blob("Menlo.ttf")
     static let interImported = DomainEvent.fontImported(FontImported(name: "Inter Bold", font: inter))
@@ -84,11 +84,11 @@ struct FontLibraryDeciderTests {
 
     @Test("the state finds fonts by name ignoring case, lists them by name, and ignores other streams")
     func evolve() {
-        let state = FontLibrary.fold([Self.menloImported, Self.interImported, Fixture.created()])
+        let state = FontDecider.fold([Self.menloImported, Self.interImported, Fixture.created()])
         #expect(state.fonts.map(\.name) == ["Inter Bold", "Menlo"])
         #expect(state.font(named: " menlo ") == ImportedFont(name: "Menlo", font: menlo))
         #expect(state.font(named: "Inter") == nil)
-        #expect(FontLibrary.fold([Self.interImported, .fontRemoved(FontRemoved(name: "inter bold"))]).fonts.isEmpty)
+        #expect(FontDecider.fold([Self.interImported, .fontRemoved(FontRemoved(name: "inter bold"))]).fonts.isEmpty)
         #expect(Self.interImported.stream == "fonts")
         #expect(Self.interImported.blobs == [inter])
     }
@@ -105,21 +105,13 @@ struct FontLibraryDeciderTests {
     @Test("do, then undo, brings the fonts back to what they were; undoing the undo does it again", arguments: inverseCases.indices)
     func undo(index: Int) {
         let (history, event) = Self.inverseCases[index]
-        let before = FontLibrary.fold(history)
-        let after = FontLibrary.evolve(before, event)
-        let inverse = Inverses.of(event, before: before)
-        #expect(!inverse.isEmpty, "\(event.type) has an inverse")
-        let undone = inverse.reduce(after, FontLibrary.evolve)
-        #expect(undone == before)
-        inverse.forEach { expectRoundTrip($0) }
-        let redo = inverse.flatMap { Inverses.of($0, before: after) }
-        #expect(redo.reduce(undone, FontLibrary.evolve) == after)
+        expectUndoLaw(FontDecider.self, after: history, doing: event, inverse: { Inverses.of($0, before: $1) }, visible: { $0 })
     }
 
     @Test("undo of an import removes the font; undo of a removal imports the same blob under the same name")
     func inverses() {
-        #expect(Inverses.of(Self.interImported, before: FontLibrary.initial) == [.fontRemoved(FontRemoved(name: "Inter Bold"))])
-        #expect(Inverses.of(.fontRemoved(FontRemoved(name: "Inter Bold")), before: FontLibrary.fold([Self.interImported]))
+        #expect(Inverses.of(Self.interImported, before: FontDecider.initial) == [.fontRemoved(FontRemoved(name: "Inter Bold"))])
+        #expect(Inverses.of(.fontRemoved(FontRemoved(name: "Inter Bold")), before: FontDecider.fold([Self.interImported]))
             == [Self.interImported])
     }
 

@@ -44,14 +44,14 @@ public enum FontCommand: Hashable, Sendable {
 
 /// The fonts aggregate: one stream, `fonts`, for the whole library. It is short (a few events per font),
 /// so the shell folds all of it for any command that needs to know the fonts.
-public enum FontLibrary {
+public enum FontDecider: Decider {
     /// The name of the one stream of font events.
     public static let streamName = "fonts"
     public static let initial = FontLibraryState()
 
     /// The events `command` produces, or the rule it breaks. Importing the same font under the same name
     /// again changes nothing.
-    public static func decide(_ command: FontCommand, _ state: FontLibraryState) throws(DomainError) -> [DomainEvent] {
+    public static func decide(_ command: FontCommand, _ state: FontLibraryState, _ facts: Void = ()) throws(DomainError) -> [DomainEvent] {
         switch command {
         case let .import(requested, font):
             let name = try Rules.name(requested, .fontName)
@@ -76,10 +76,5 @@ public enum FontLibrary {
         default: break
         }
         return state
-    }
-
-    /// Folds the stream's events from ``initial``.
-    public static func fold(_ events: some Sequence<DomainEvent>) -> FontLibraryState {
-        events.reduce(initial, evolve)
     }
 }

@@ -1,0 +1,69 @@
+/// The aggregate an event belongs to: the stream it is written in.
+public enum AggregateKey: Hashable, Sendable {
+    case podcast(PodcastID)
+    case episode(EpisodeID)
+    /// The library's one fonts stream.
+    case fonts
+
+    /// The name of its stream in the log.
+    public var streamName: String {
+        switch self {
+        case .podcast(let id): id.streamName
+        case .episode(let id): id.streamName
+        case .fonts: FontDecider.streamName
+        }
+    }
+}
+
+extension DomainEvent {
+    /// The aggregate whose stream holds this event.
+    public var aggregate: AggregateKey {
+        switch payload {
+        case let payload as any PodcastEventPayload: .podcast(payload.podcastID)
+        case let payload as any EpisodeEventPayload: .episode(payload.episodeID)
+        case is any FontEventPayload: .fonts
+        default: preconditionFailure("\(type) belongs to no stream")
+        }
+    }
+}
+
+/// Every aggregate of a library folded: the one place that routes an event to its decider's `evolve`.
+///
+/// It holds what it has been given: an aggregate it has not seen is at its decider's `initial`. A shell
+/// that reads streams one at a time (the write path) loads an aggregate's stream with
+/// ``load(_:from:)`` before evolving it; a fold of the whole log needs no loading.
+public struct LibraryState: Hashable, Sendable {
+    public private(set) var podcasts: [PodcastID: PodcastState] = [:]
+    public private(set) var episodes: [EpisodeID: EpisodeState] = [:]
+    public private(set) var fonts = FontDecider.initial
+
+    public init() {}
+
+    /// Folds `events`, in order, from an empty library.
+    public init(folding events: some Sequence<DomainEvent>) {
+        for event in events { evolve(event) }
+    }
+
+    public func podcast(_ id: PodcastID) -> PodcastState { podcasts[id] ?? PodcastDecider.initial }
+    public func episode(_ id: EpisodeID) -> EpisodeState { episodes[id] ?? EpisodeDecider.initial }
+
+    /// Applies `event` to the aggregate it belongs to, through that aggregate's decider.
+    public mutating func evolve(_ event: DomainEvent) {
+        switch event.aggregate {
+        case .podcast(let id): podcasts[id] = PodcastDecider.evolve(podcast(id), event)
+        case .episode(let id): episodes[id] = EpisodeDecider.evolve(episode(id), event)
+        case .fonts: fonts = FontDecider.evolve(fonts, event)
+        }
+    }
+
+    /// Sets an aggregate's state to the fold of its whole stream, `events`, read elsewhere (through the
+    /// stream index). The aggregate is then in ``podcasts`` or ``episodes`` even when its stream is
+    /// empty.
+    public mutating func load(_ aggregate: AggregateKey, from events: [DomainEvent]) {
+        switch aggregate {
+        case .podcast(let id): podcasts[id] = PodcastDecider.fold(events)
+        case .episode(let id): episodes[id] = EpisodeDecider.fold(events)
+        case .fonts: fonts = FontDecider.fold(events)
+        }
+    }
+}

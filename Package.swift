@@ -41,6 +41,9 @@ let package = Package(
         ),
         // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
         .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
+        // The log's JSON and the domain's events: the payload encoder and decoder (several times faster
+        // than Foundation's), upcasting, and the bridge between log envelopes and domain events.
+        .target(name: "EventCodec", dependencies: ["CoreValues", "EventLog", "PodcastDomain"]),
         // libgd from the system (Debian: libgd-dev), with FreeType for text: its header for the types, the
         // library itself opened with dlopen on first use (see Sources/CGD/include/cgd.h for why).
         .target(name: "CGD", linkerSettings: [.linkedLibrary("dl")]),
@@ -53,6 +56,7 @@ let package = Package(
         .target(
             name: "Projections",
             dependencies: [
+                "EventCodec",
                 "EventLog",
                 "PodcastDomain",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -62,7 +66,7 @@ let package = Package(
             resources: [.copy("Schemas")]
         ),
         // The library facade: open a library, resolve names, submit commands under the writer lock.
-        .target(name: "Episodic", dependencies: ["EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer"]),
+        .target(name: "Episodic", dependencies: ["EventCodec", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer"]),
         // `episodic`, the command line: parses, prints, and maps errors to exit codes; the work is the facade's.
         .executableTarget(
             name: "EpisodicCLI",
@@ -72,6 +76,7 @@ let package = Package(
         .executableTarget(
             name: "episodic-bench",
             dependencies: [
+                "EventCodec",
                 "EventLog",
                 "Episodic",
                 "PodcastDomain",
@@ -95,7 +100,7 @@ let package = Package(
         // Prints a sample of every domain event type, made by the real deciders, for tools/check-schemas.
         .executableTarget(
             name: "domain-event-samples",
-            dependencies: ["PodcastDomain"],
+            dependencies: ["EventCodec", "PodcastDomain"],
             path: "Tests/Helpers/domain-event-samples"
         ),
         // What every test target shares: temporary folders, a fixed clock, the repository's fixture files.
@@ -106,15 +111,30 @@ let package = Package(
         ),
         // What the domain and projection tests share: an in-memory shell and random commands.
         .target(name: "DomainTestSupport", dependencies: ["PodcastDomain", "TestSupport"], path: "Tests/Support/DomainTestSupport"),
+        // Every event the domain's tests make is also sent through the event codec and back.
         .testTarget(
             name: "PodcastDomainTests",
             dependencies: [
                 "PodcastDomain",
+                "EventCodec",
                 "DomainTestSupport",
                 "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        // The payload encoder and decoder against Foundation's, the JSON scanner, upcasting, the bridge.
+        .testTarget(
+            name: "EventCodecTests",
+            dependencies: [
+                "EventCodec",
+                "EventLog",
+                "PodcastDomain",
+                "DomainTestSupport",
+                "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            exclude: ["Fixtures"]
         ),
         // The facade on real libraries: undo and redo of every event type, conflicts, history, verify.
         .testTarget(
@@ -140,7 +160,7 @@ let package = Package(
             name: "ProjectionsTests",
             dependencies: [
                 "Projections",
-                "Episodic",
+                "EventCodec",
                 "DomainTestSupport",
                 "TestSupport",
                 "projection-test-rebuilder",

@@ -1,7 +1,7 @@
 /// The small part of JSON the project reads and writes by hand: strings, integers, and skipping a value.
 ///
 /// The log parses envelopes with it (without allocating, and without touching payloads), and the
-/// domain's ``PayloadDecoder`` builds on it; `package` access keeps it out of the public API.
+/// event codec's payload decoder builds on it; `package` access keeps it out of the public API.
 package struct JSONText {
     package let bytes: UnsafeRawBufferPointer
     package var index: Int

@@ -1,5 +1,6 @@
 import CoreValues
 import Episodic
+import EventCodec
 import Foundation
 import TestSupport
 import Testing

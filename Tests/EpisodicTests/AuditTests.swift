@@ -1,5 +1,6 @@
 import CoreValues
 import Episodic
+import EventCodec
 import EventLog
 import Foundation
 import GRDB

@@ -1,4 +1,5 @@
 import DomainTestSupport
+import EventCodec
 import EventLog
 import Foundation
 import GRDB

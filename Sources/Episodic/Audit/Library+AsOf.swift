@@ -1,3 +1,4 @@
+import EventCodec
 import EventLog
 import PodcastDomain
 import Projections

@@ -19,6 +19,9 @@
 @_exported import enum EventLog.EventLogError
 @_exported import enum EventLog.BackupError
 
+// The log's events as the domain's.
+@_exported import struct EventCodec.UnreadableEvent
+
 // The read models' answers.
 @_exported import struct Projections.PodcastSummary
 @_exported import struct Projections.EpisodeSummary

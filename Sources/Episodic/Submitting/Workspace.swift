@@ -1,4 +1,5 @@
 import CoreValues
+import EventCodec
 import EventLog
 import Foundation
 import PodcastDomain

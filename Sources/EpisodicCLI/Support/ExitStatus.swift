@@ -41,7 +41,7 @@ enum ExitStatus: Int32 {
             if case .blobUnreadable = error { self = .damaged } else { self = .refused }
         case let error as InputError: self = error.isMissing ? .missing : .refused
         case is UsageError, is ValidationError: self = .usage
-        case is ProjectionError: self = .damaged
+        case is ProjectionError, is UnreadableEvent: self = .damaged
         case let error as BackupError:
             switch error {
             case .archiveMissing: self = .missing

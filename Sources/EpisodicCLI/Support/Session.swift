@@ -178,6 +178,7 @@ struct Session {
                 + "or point --library or EPISODIC_LIBRARY at an existing one."
         }
         if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        if let unreadable = error as? UnreadableEvent { return "\(unreadable). Run `episodic log verify`." }
         if let full = ReadModelFailure.diskFull(error) { return full.description }
         if ReadModelFailure.isMalformed(error) {
             return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "

@@ -88,7 +88,7 @@ public enum DomainEvent: Hashable, Sendable {
     public static let payloadTypes: [any EventPayload.Type] = cases.map(\.payloadType)
 
     /// Every case, as the function that wraps its payload.
-    static let cases: [EventCase] = [
+    package static let cases: [EventCase] = [
         EventCase(podcastCreated), EventCase(podcastRenamed), EventCase(podcastDescribed), EventCase(podcastArtworkSet),
         EventCase(podcastArtworkCleared), EventCase(podcastDefaultOverlaySet), EventCase(podcastDefaultOverlayCleared),
         EventCase(podcastThumbnailDefaultsChanged), EventCase(podcastDeleted), EventCase(podcastRestored),
@@ -102,7 +102,7 @@ public enum DomainEvent: Hashable, Sendable {
     ]
 
     /// The cases by the type names written in the log.
-    static let casesByType = Dictionary(uniqueKeysWithValues: cases.map { ($0.payloadType.type, $0) })
+    package static let casesByType = Dictionary(uniqueKeysWithValues: cases.map { ($0.payloadType.type, $0) })
 
     /// Wraps a payload in its case.
     public init(_ payload: any EventPayload) {
@@ -115,16 +115,22 @@ public enum DomainEvent: Hashable, Sendable {
 
 /// One case of ``DomainEvent`` with its payload type: found by type name, it wraps or decodes a payload
 /// without trying every case in turn.
-struct EventCase: Sendable {
-    let payloadType: any EventPayload.Type
-    /// Decodes a payload of the current schema version straight into the case.
-    let decode: @Sendable (UnsafeRawBufferPointer) throws -> DomainEvent
+package struct EventCase: Sendable {
+    package let payloadType: any EventPayload.Type
+    /// Makes the function that decodes a payload of this type straight into the case, with a decoder
+    /// the caller brings: the domain knows its payloads are `Decodable`, not how JSON is read.
+    package let decoder: @Sendable (any PayloadDecoding.Type) -> @Sendable (UnsafeRawBufferPointer) throws -> DomainEvent
     /// Wraps a payload of this type; nil for another type.
     let wrap: @Sendable (any EventPayload) -> DomainEvent?
 
     init<Payload: EventPayload>(_ wrap: @escaping @Sendable (Payload) -> DomainEvent) {
         payloadType = Payload.self
-        decode = { wrap(try PayloadDecoder.decode(Payload.self, from: $0)) }
+        decoder = { decoding in { bytes in wrap(try decoding.decode(Payload.self, from: bytes)) } }
         self.wrap = { ($0 as? Payload).map(wrap) }
     }
+}
+
+/// A way of reading a payload's bytes into its type: the event codec's JSON decoder.
+package protocol PayloadDecoding {
+    static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeRawBufferPointer) throws -> Value
 }

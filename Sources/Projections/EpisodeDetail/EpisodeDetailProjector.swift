@@ -1,4 +1,5 @@
 import CoreValues
+import EventCodec
 import Foundation
 import GRDB
 import PodcastDomain

@@ -10,6 +10,7 @@
 // or gives other events than the script expects, or when a sample does not survive an
 // EventCoding.encode/decode round trip. tools/check-schemas validates the lines against schemas/events.
 import CoreValues
+import EventCodec
 import Foundation
 import PodcastDomain
 

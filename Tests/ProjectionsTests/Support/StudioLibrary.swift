@@ -1,6 +1,6 @@
 import CoreValues
 import DomainTestSupport
-import Episodic
+import EventCodec
 import EventLog
 import Foundation
 import GRDB

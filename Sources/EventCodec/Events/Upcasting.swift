@@ -1,4 +1,5 @@
 import Foundation
+import PodcastDomain
 
 /// Older event shapes, brought up to the current one as they are read. Events in the log never change;
 /// a new shape is a new schema version plus an upcaster here, from the version before it.

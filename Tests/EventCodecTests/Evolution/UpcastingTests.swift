@@ -1,14 +1,16 @@
 import CoreValues
 import Foundation
+import PodcastDomain
+import TestSupport
 import Testing
 
-@testable import PodcastDomain
+@testable import EventCodec
 
 @Suite("Event evolution")
 struct UpcastingTests {
     /// Log lines (as `lz4 -dc` prints them) from a library written before EpisodeCreated version 2.
     func fixtureLines() throws -> [[String: Any]] {
-        let url = try #require(Bundle.module.url(forResource: "Fixtures/episode-created-v1", withExtension: "jsonl"))
+        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/episode-created-v1.jsonl"))
         let text = try String(contentsOf: url, encoding: .utf8)
         return try text.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])

@@ -1,14 +1,13 @@
-import CoreValues
 import EventLog
 import PodcastDomain
 
 /// Domain events from the log's envelopes; a payload that cannot be read names its position.
 public enum DomainEvents {
-    public static func decode(_ envelope: EventEnvelope) throws -> DomainEvent {
+    public static func decode(_ envelope: EventEnvelope) throws(UnreadableEvent) -> DomainEvent {
         do {
             return try EventCoding.decode(type: envelope.type, schemaVersion: envelope.schemaVersion, payload: envelope.payload)
         } catch {
-            throw ProjectionError.unreadableEvent(position: envelope.position.rawValue, reason: error.description)
+            throw UnreadableEvent(position: envelope.position.rawValue, reason: error.description)
         }
     }
 }

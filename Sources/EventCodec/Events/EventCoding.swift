@@ -1,4 +1,5 @@
 import Foundation
+import PodcastDomain
 
 /// Events to and from the JSON payloads written in the log.
 ///
@@ -37,8 +38,8 @@ public enum EventCoding {
 
     /// The event a stored payload stands for, upcast to this build's schema version.
     public static func decode(type: String, schemaVersion: Int, payload: some DataProtocol) throws(Failure) -> DomainEvent {
-        guard let eventCase = DomainEvent.casesByType[type] else { throw .unknownType(type) }
-        let current = eventCase.payloadType.schemaVersion
+        guard let eventCase = decoders[type] else { throw .unknownType(type) }
+        let current = eventCase.schemaVersion
         guard schemaVersion <= current else {
             throw .newerSchema(type: type, found: schemaVersion, supported: current)
         }
@@ -57,4 +58,10 @@ public enum EventCoding {
             throw .malformed(type: type, schemaVersion: schemaVersion, reason: "\(error)")
         }
     }
+
+    /// Each type's current schema version and decoder, by the type names written in the log.
+    private static let decoders: [String: (schemaVersion: Int, decode: @Sendable (UnsafeRawBufferPointer) throws -> DomainEvent)] =
+        DomainEvent.casesByType.mapValues { ($0.payloadType.schemaVersion, $0.decoder(PayloadDecoder.self)) }
 }
+
+extension PayloadDecoder: PayloadDecoding {}

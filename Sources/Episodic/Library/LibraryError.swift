@@ -34,3 +34,13 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension LibraryError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .invalidTime: .refused
+        // Not the command's fault: the blob store is not what was written (or the system said no).
+        case .blobUnreadable(let error): error.kind
+        }
+    }
+}

@@ -91,12 +91,9 @@ extension Library {
 }
 
 extension SubmitFailure {
-    /// A command the rules or the library refused, as opposed to a failure of the library itself: a
-    /// batch with `keepGoing` goes on after a refusal.
-    public var isRefusal: Bool {
-        error is DomainError || error is LibraryError || error is TranscriptError || error is ThumbnailError
-            || error is UnusableFont
-    }
+    /// A command the rules or the library refused (``ErrorKind/refused``), as opposed to damage, a busy
+    /// library or a failure of the library itself: a batch with `keepGoing` goes on after a refusal only.
+    public var isRefusal: Bool { kind == .refused }
 }
 
 /// The events of one commit being gathered: their blobs, and what each stream must hold before it.

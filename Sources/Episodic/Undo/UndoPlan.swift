@@ -65,3 +65,7 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension UndoError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
+}

@@ -46,3 +46,13 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension BackupError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .archiveMissing: .missing
+        case .archiveExists, .archiveNotAFile, .targetNotEmpty, .unsafeEntry, .notABackup: .refused
+        case .damagedArchive, .restoredLibraryDamaged: .damaged
+        }
+    }
+}

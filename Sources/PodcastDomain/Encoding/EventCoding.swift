@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 
 /// Events to and from the JSON payloads written in the log.
@@ -57,4 +58,9 @@ public enum EventCoding {
             throw .malformed(type: type, schemaVersion: schemaVersion, reason: "\(error)")
         }
     }
+}
+
+extension EventCoding.Failure: ClassifiedError {
+    /// A stored payload this build cannot read: the log is not what this build expects.
+    public var kind: ErrorKind { .damaged }
 }

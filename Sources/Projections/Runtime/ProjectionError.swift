@@ -1,3 +1,5 @@
+import CoreValues
+
 /// What the read-model runtime can fail at. Each message says what to do.
 public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingSchema(String)
@@ -12,6 +14,16 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
             "there is no projector named \(name). Known: \(Projectors.names.joined(separator: ", "))."
         case let .unreadableEvent(position, reason):
             "the event at position \(position) cannot be read: \(reason). Run `episodic log verify`."
+        }
+    }
+}
+
+extension ProjectionError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        // This build is missing part of itself, or the log holds what cannot be read.
+        case .missingSchema, .unreadableEvent: .damaged
+        case .unknownProjector: .usage
         }
     }
 }

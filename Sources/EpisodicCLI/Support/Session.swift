@@ -121,8 +121,11 @@ struct Session {
         Terminal.printError("error: command \(failure.index + 1) (\(failure.name)): \(message)")
     }
 
-    func warnIfBehind(_ report: SubmitReport) {
-        guard let error = report.readModelError else { return }
+    func warnIfBehind(_ report: SubmitReport) { warnIfBehind(report.readModelError) }
+
+    /// Says on stderr that a change was saved but the read models could not be updated after it.
+    func warnIfBehind(_ readModelError: (any Error)?) {
+        guard let error = readModelError else { return }
         let reason = ReadModelFailure.diskFull(error) != nil
             ? "the disk is full; free some space." : Self.message(for: error, library: options.libraryPath)
         Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(reason) "

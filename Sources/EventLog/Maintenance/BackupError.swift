@@ -24,7 +24,7 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .archiveExists(let path):
-            return "\(path) already exists. Choose a new file name, or replace it on purpose (`episodic backup --force`)."
+            return "\(path) already exists. Choose a new file name, or replace it on purpose."
         case .archiveNotAFile(let path):
             return "\(path) is not a file. Give the path of a backup file."
         case .archiveMissing(let path):

@@ -65,7 +65,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
             return "library \(library) is locked by \(holder) (waited \(String(format: "%.1f", waited)) s). "
                 + "Wait for it to finish, or allow a longer lock timeout."
         case let .libraryMissing(path):
-            return "no library at \(path). Create one first (EventLog.create, or `episodic init`)."
+            return "no library at \(path). Create one first (EventLog.create(at:))."
         case let .libraryPathIsAFile(path):
             return "\(path) is a file, not a library folder. Choose a folder path for the library."
         case let .libraryNotWritable(path, reason):

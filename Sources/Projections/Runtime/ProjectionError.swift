@@ -1,6 +1,6 @@
 import CoreValues
 
-/// What the read-model runtime can fail at. Each message says what to do.
+/// What the read-model runtime can fail at. Each message says what is wrong.
 public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingSchema(String)
     case unknownProjector(String)
@@ -13,7 +13,7 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownProjector(let name):
             "there is no projector named \(name). Known: \(Projectors.names.joined(separator: ", "))."
         case let .unreadableEvent(position, reason):
-            "the event at position \(position) cannot be read: \(reason). Run `episodic log verify`."
+            "the event at position \(position) cannot be read: \(reason)."
         }
     }
 }

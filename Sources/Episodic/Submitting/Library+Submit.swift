@@ -17,7 +17,7 @@ public struct SubmitReport: Sendable {
 
 extension Library {
     /// Runs commands as the library's only writer, on the write path every change takes
-    /// (``runWritePath(_:)``): for each command, load its streams and facts, decide, store its blobs and
+    /// (<doc:TheWritePath>): for each command, load its streams and facts, decide, store its blobs and
     /// append its events (one commit, fsynced); then project the new events.
     ///
     /// Each command is its own commit, unless `atomic`: then every command is decided first and all their
@@ -77,7 +77,7 @@ extension Library {
 }
 
 extension SubmitFailure {
-    /// A command the rules or the library refused (``ErrorKind/refused``), as opposed to damage, a busy
+    /// A command the rules or the library refused (`ErrorKind.refused`), as opposed to damage, a busy
     /// library or a failure of the library itself: a batch with `keepGoing` goes on after a refusal only.
     public var isRefusal: Bool { kind == .refused }
 }

@@ -8,7 +8,7 @@ extension Library {
     /// Undoes a command without rewriting history: appends, as one commit tagged `undoes`, the
     /// compensating events the domain's inverses give, computed from the state before each of the
     /// command's events. Undoing an undo is a redo. It takes the write path submit takes
-    /// (``runWritePath(_:)``), with the same errors.
+    /// (<doc:TheWritePath>), with the same errors.
     ///
     /// When later commands changed the same fields of the same entities, undo refuses and names them;
     /// with `force` it undoes only what is still in effect. The result must keep the rules (a restored

@@ -74,6 +74,31 @@ struct SubmitTests {
         #expect(Set(try cli.list("podcast", "list").map { $0["name"] as! String }) == ["A", "B", "C"])
     }
 
+    @Test("--keep-going goes on past refusals only: an unreadable blob stops the batch, exit 74, as the exit code says")
+    func keepGoingStopsAtDamage() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("submit", input: """
+            {"command":"podcast.create","name":"Show"}
+            {"command":"episode.create","podcast":"Show","title":"One"}
+            {"command":"transcript.import","episode":"Show/1","text":"00:00:01\\nAnn\\nHello there.\\n"}
+
+            """)
+        // The transcript's blob is lost: converting it needs the blob, so the library, not the command, is at fault.
+        let blobs = try FileManager.default.subpathsOfDirectory(atPath: cli.library + "/blobs").filter { $0.count > 60 }
+        try FileManager.default.removeItem(atPath: cli.library + "/blobs/" + (try #require(blobs.first)))
+        let run = try cli.run(["submit", "--keep-going", "--json"], input: """
+            {"command":"transcript.convert","episode":"Show/1"}
+            {"command":"podcast.create","name":"After"}
+
+            """)
+        #expect(run.status == 74, "\(run.err)")
+        let lines = try run.jsonLines()
+        #expect(lines.count == 1)
+        #expect((lines.first?["error"] as? [String: Any])?["kind"] as? String == "damaged")
+        #expect(try cli.list("podcast", "list").map { $0["name"] as? String } == ["Show"])
+    }
+
     @Test("a script is read from a file, and names transcripts by path")
     func fromFile() throws {
         let cli = CLI()

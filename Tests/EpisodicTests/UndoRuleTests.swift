@@ -44,7 +44,7 @@ struct UndoRuleTests {
             Submission(.episode(.id(one), .retitle("Uno"))), Submission(.episode(.id(two), .retitle("Dos"))), atomic: true)[0]
         try studio.must(Submission(.episode(.id(two), .retitle("Deux"))))
 
-        let (plan, outcome) = try studio.library.undo(.command(both.commandID), actor: "t", force: true)
+        let (plan, outcome, _) = try studio.library.undo(.command(both.commandID), actor: "t", force: true)
         #expect(plan.skipped.map(\.fields) == [[.title]])
         #expect(plan.skipped.first?.stream == two.streamName)
         #expect(outcome?.events.map(\.type) == ["EpisodeRetitled"])

@@ -46,3 +46,7 @@ public struct UnusableFont: Error, Equatable, Sendable, CustomStringConvertible 
         "it is not a font that can be drawn with (\(reason)). Import a TrueType (.ttf) or OpenType (.otf) font file."
     }
 }
+
+extension UnusableFont: ClassifiedError {
+    public var kind: ErrorKind { .refused }
+}

@@ -1,7 +1,8 @@
 import EventLog
 import PodcastDomain
 
-/// What the library refuses beyond the domain's own rules. Each message says what to do next.
+/// What the library refuses beyond the domain's own rules. Each message says what is wrong; a front end
+/// adds how to look up what to write instead.
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case podcastNotFound(String)
     case episodeNotFound(String)
@@ -16,21 +17,29 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .podcastNotFound(let reference):
-            "no podcast answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or its name; "
-                + "`episodic podcast list` shows them."
+            "no podcast answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or its name."
         case .episodeNotFound(let reference):
-            "no episode answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or "
-                + "<podcast>/<number>; `episodic episode list <podcast>` shows them."
+            "no episode answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or <podcast>/<number>."
         case let .ambiguous(reference, candidates):
             "\"\(reference)\" could mean any of: \(candidates.joined(separator: ", ")). Give more of the id."
         case let .transcriptUnreadable(episode, reason):
             "the transcript of episode \(episode) cannot be converted: \(reason)"
         case .noSubtitles(let episode):
-            "episode \(episode) has no subtitles yet. Run `episodic transcript convert` first."
+            "episode \(episode) has no subtitles yet."
         case .invalidTime(let text):
             "\"\(text)\" is not a date or time. Write it as 2026-11-21, or 2026-11-21T18:30:00Z (UTC)."
         case .blobUnreadable(let error):
             error.description
+        }
+    }
+}
+
+extension LibraryError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .invalidTime: .refused
+        // Not the command's fault: the blob store is not what was written (or the system said no).
+        case .blobUnreadable(let error): error.kind
         }
     }
 }

@@ -52,3 +52,11 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String { "line \(line): \(reason)" }
 }
+
+extension ScriptError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
+}
+
+extension ScriptError.Reason: ClassifiedError {
+    public var kind: ErrorKind { .refused }
+}

@@ -17,9 +17,9 @@ public struct SubmitReport: Sendable {
 }
 
 extension Library {
-    /// Runs commands as the library's only writer, following DESIGN.md's write path: take the writer
-    /// lock; catch the read models up; for each command, load its streams and facts, decide, store its
-    /// blobs and append its events (one commit, fsynced); then project the new events.
+    /// Runs commands as the library's only writer, on the write path every change takes
+    /// (<doc:TheWritePath>): for each command, load its streams and facts, decide, store its blobs and
+    /// append its events (one commit, fsynced); then project the new events.
     ///
     /// Each command is its own commit, unless `atomic`: then every command is decided first and all their
     /// events go in one commit, or, at the first refusal, nothing is written and the refusal is thrown
@@ -30,15 +30,7 @@ extension Library {
         _ submissions: [Submission], actor: String, atomic: Bool = false, keepGoing: Bool = false,
         clock: () -> Timestamp = { Timestamp(Date())! }, progress: ((Int) -> Void)? = nil
     ) throws -> SubmitReport {
-        let model = try readModel()
-        return try write { writer in
-            do {
-                try model.catchUp(with: log)
-            } catch where ReadModelFailure.isMalformed(error) {
-                try model.recover(fromMalformed: error, log: log, lockHeld: true)
-            }
-            model.removeLeftovers()
-            let workspace = Workspace(log: store, readModel: model)
+        let (results, readModelError) = try runWritePath { writer, workspace in
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
             for (index, submission) in submissions.enumerated() {
@@ -58,7 +50,7 @@ extension Library {
                     results.append(.success(outcome))
                 } catch {
                     // A read model found malformed deciding is rebuilt now, for the next command.
-                    if ReadModelFailure.isMalformed(error) { try? model.recover(fromMalformed: error, log: log, lockHeld: true) }
+                    recoverIfMalformed(error, workspace.readModel)
                     let failure = SubmitFailure(index: index, name: submission.name, error: error)
                     if atomic { throw failure }
                     results.append(.failure(failure))
@@ -79,58 +71,14 @@ extension Library {
                     }
                 }
             }
-            var report = SubmitReport(results: results, readModelError: nil)
-            do {
-                try model.catchUp(with: log)
-            } catch {
-                report.readModelError = error
-                if ReadModelFailure.isMalformed(error) { try? model.recover(fromMalformed: error, log: log, lockHeld: true) }
-            }
-            return report
+            return results
         }
+        return SubmitReport(results: results, readModelError: readModelError)
     }
 }
 
 extension SubmitFailure {
-    /// A command the rules or the library refused, as opposed to a failure of the library itself: a
-    /// batch with `keepGoing` goes on after a refusal.
-    public var isRefusal: Bool {
-        error is DomainError || error is LibraryError || error is TranscriptError || error is ThumbnailError
-            || error is UnusableFont
-    }
-}
-
-/// The events of one commit being gathered: their blobs, and what each stream must hold before it.
-private struct PendingCommit {
-    let commandID: CommandID
-    var events: [DomainEvent] = []
-    var blobs: [[UInt8]] = []
-    var expectations: [StreamID: ExpectedVersion] = [:]
-
-    init(commandID: CommandID) { self.commandID = commandID }
-
-    /// Adds a command's events, with the versions of their streams before them. Returns the place in
-    /// the commit (from 1) of the first.
-    mutating func add(_ new: [DomainEvent], blobs: [[UInt8]], versionsBefore versions: [StreamID: Int]) -> Int {
-        let first = events.count + 1
-        guard !new.isEmpty else { return first }
-        for event in new {
-            let stream = StreamID(domain: event.stream)
-            if expectations[stream] == nil {
-                let version = versions[stream] ?? 0
-                expectations[stream] = version == 0 ? .noStream : .exactly(version)
-            }
-        }
-        events += new
-        self.blobs += blobs
-        return first
-    }
-
-    /// Stores the blobs, then appends the events as one commit; nil when there are no events.
-    func append(to writer: any LogAppender, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
-        guard !events.isEmpty else { return nil }
-        return try writer.append(Commit(
-            events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
-            actor: actor, timestamp: time), blobs: blobs).positions
-    }
+    /// A command the rules or the library refused (`ErrorKind.refused`), as opposed to damage, a busy
+    /// library or a failure of the library itself: a batch with `keepGoing` goes on after a refusal only.
+    public var isRefusal: Bool { kind == .refused }
 }

@@ -87,3 +87,8 @@ public struct SubmitFailure: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(error)" }
 }
+
+extension SubmitFailure: ClassifiedError {
+    /// The kind of the error that stopped the command.
+    public var kind: ErrorKind { ErrorKind(of: error) }
+}

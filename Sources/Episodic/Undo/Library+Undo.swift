@@ -8,33 +8,30 @@ import Projections
 extension Library {
     /// Undoes a command without rewriting history: appends, as one commit tagged `undoes`, the
     /// compensating events the domain's inverses give, computed from the state before each of the
-    /// command's events. Undoing an undo is a redo.
+    /// command's events. Undoing an undo is a redo. It takes the write path submit takes
+    /// (<doc:TheWritePath>), with the same errors.
     ///
     /// When later commands changed the same fields of the same entities, undo refuses and names them;
     /// with `force` it undoes only what is still in effect. The result must keep the rules (a restored
     /// episode's number free in its podcast, a restored name free), or nothing is appended.
-    /// `dryRun` plans without appending.
+    /// `dryRun` plans without appending. `readModelError` is set, as in ``SubmitReport``, when the undo
+    /// was appended but the read models could not be brought up to date; the next command or query
+    /// catches them up.
     public func undo(
         _ target: UndoTarget, actor: String, force: Bool = false, dryRun: Bool = false,
         clock: () -> Timestamp = { Timestamp(Date())! }
-    ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?) {
-        let model = try readModel()
-        return try write { writer in
-            try model.catchUp(with: log)
+    ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?, readModelError: (any Error)?) {
+        let ((plan, outcome), readModelError) = try runWritePath { writer, workspace -> (UndoPlan, SubmitOutcome?) in
             let command = try resolve(target)
             let plan = try self.plan(undoing: command, force: force)
-            let workspace = Workspace(log: store, readModel: model)
-            let versions = try workspace.apply(plan.events)
+            var commit = PendingCommit(commandID: CommandID(UUID()), undoes: command.id)
+            _ = commit.add(plan.events, blobs: [], versionsBefore: try workspace.apply(plan.events))
             try workspace.checkRules(after: plan.events)
             guard !dryRun else { return (plan, nil) }
-            let commandID = CommandID(UUID())
-            let positions = try writer.append(Commit(
-                events: plan.events.map(ProposedEvent.init(domain:)),
-                expectations: versions.mapValues { $0 == 0 ? .noStream : .exactly($0) }, commandID: commandID,
-                actor: actor, timestamp: clock(), undoes: command.id), blobs: []).positions
-            _ = try? model.catchUp(with: log)  // the next command catches up if this fails
-            return (plan, SubmitOutcome(name: "undo", commandID: commandID, events: plan.events, positions: positions, created: nil))
+            let positions = try commit.append(to: writer, actor: actor, at: clock())
+            return (plan, SubmitOutcome(name: "undo", commandID: commit.commandID, events: plan.events, positions: positions, created: nil))
         }
+        return (plan, outcome, readModelError)
     }
 
     /// Events read at a time, from the head backward, when looking for a command.

@@ -48,12 +48,14 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     public static func conflictsHeadline(_ id: CommandID) -> String {
         "later commands changed what \(id) changed, so undoing it would overwrite them:"
     }
+    /// The one message of the library that names a CLI option (its tests hold it to `--force`); for an
+    /// app, the choice is `undo(_:actor:force:dryRun:clock:)`'s `force`.
     public static let conflictsAdvice = "Undo those first, or give --force to undo only what is still in effect."
 
     public var description: String {
         switch self {
         case .noSuchCommand(let id):
-            "no command \(id) in the log. `episodic log` lists commands with their ids."
+            "no command \(id) in the log."
         case .nothingToUndo(let actor):
             "there is no command" + (actor.map { " by \($0)" } ?? "") + " left to undo."
         case let .conflicts(id, conflicts):
@@ -64,4 +66,8 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
             "undoing it would break a rule: \(reason)"
         }
     }
+}
+
+extension UndoError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
 }

@@ -29,8 +29,9 @@ struct UndoCommand: ParsableCommand {
             if !dryRun { try session.checkActor() }
             let library = try session.library()
             let target: UndoTarget = command.map(UndoTarget.command) ?? .last(actor: lastActor)
-            let (plan, outcome) = try library.undo(
+            let (plan, outcome, readModelError) = try library.undo(
                 target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
+            session.warnIfBehind(readModelError)
             for skipped in plan.skipped {
                 Terminal.printError(line: "left as it is: \(skipped)")
             }

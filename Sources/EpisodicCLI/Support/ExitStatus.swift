@@ -15,64 +15,49 @@ enum ExitStatus: Int32 {
     /// was written; try again (after freeing space).
     case busy = 75
 
-    /// A short name for JSON error reports.
-    var kind: String {
-        switch self {
-        case .failure: "failure"
-        case .usage: "usage"
-        case .refused: "refused"
-        case .missing: "missing"
-        case .damaged: "damaged"
-        case .busy: "busy"
+    /// The code of each kind of error: one table, so that an exit code and a `--json` kind never disagree.
+    init(_ kind: ErrorKind) {
+        switch kind {
+        case .usage: self = .usage
+        case .refused: self = .refused
+        case .missing: self = .missing
+        case .damaged: self = .damaged
+        case .busy: self = .busy
+        case .failure: self = .failure
         }
     }
 
-    init(for error: any Error) {
-        switch error {
-        case let failure as SubmitFailure: self.init(for: failure.error)
-        case is DomainError, is TranscriptError, is ScriptError, is ImageError, is UndoError, is UnusableFont: self = .refused
-        case let error as ThumbnailError:
-            switch error {
-            case .background, .overlay, .settings, .fontUnusable, .textNotDrawn: self = .refused
-            case .unknownExportExtension: self = .usage
-            case .outOfMemory: self = .failure
-            }
-        case let error as LibraryError:
-            if case .blobUnreadable = error { self = .damaged } else { self = .refused }
-        case let error as InputError: self = error.isMissing ? .missing : .refused
-        case is UsageError, is ValidationError: self = .usage
-        case is ProjectionError, is UnreadableEvent: self = .damaged
-        case let error as BackupError:
-            switch error {
-            case .archiveMissing: self = .missing
-            case .archiveExists, .archiveNotAFile, .targetNotEmpty, .unsafeEntry, .notABackup: self = .refused
-            case .damagedArchive, .restoredLibraryDamaged: self = .damaged
-            }
-        case let error as EventLogError:
-            switch error {
-            case .versionConflict, .locked, .diskFull: self = .busy
-            case .libraryMissing: self = .missing
-            case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: self = .damaged
-            case .invalidActor, .invalidEvent, .emptyCommit: self = .usage
-            case .libraryPathIsAFile, .libraryNotWritable, .newerFormat, .io: self = .failure
-            }
-        case _ where ReadModelFailure.diskFull(error) != nil: self = .busy
-        case _ where ReadModelFailure.isMalformed(error): self = .damaged
-        default: self = .failure
+    /// The kind this code stands for, as JSON error reports name it.
+    var kind: String {
+        switch self {
+        case .failure: ErrorKind.failure.rawValue
+        case .usage: ErrorKind.usage.rawValue
+        case .refused: ErrorKind.refused.rawValue
+        case .missing: ErrorKind.missing.rawValue
+        case .damaged: ErrorKind.damaged.rawValue
+        case .busy: ErrorKind.busy.rawValue
         }
+    }
+
+    /// The code of `error`'s kind (``ErrorKind/init(of:)``); ArgumentParser's validation errors are usage.
+    init(for error: any Error) {
+        self.init(error is ValidationError ? .usage : ErrorKind(of: error))
     }
 }
 
 /// A command line that parses but asks for something impossible.
-struct UsageError: Error, CustomStringConvertible {
+struct UsageError: ClassifiedError, CustomStringConvertible {
     var description: String
+    var kind: ErrorKind { .usage }
 }
 
 /// An input file that cannot be used.
-struct InputError: Error, CustomStringConvertible {
+struct InputError: ClassifiedError, CustomStringConvertible {
     var path: String
     var reason: String
     var isMissing = false
+
+    var kind: ErrorKind { isMissing ? .missing : .refused }
 
     var description: String { "cannot use \(path): \(reason)" }
 }

@@ -112,7 +112,7 @@ struct Session {
     /// reads one line per command; the reason goes to stderr too.
     func printRefusal(_ failure: SubmitFailure) {
         let status = ExitStatus(for: failure)
-        let message = Self.message(for: failure, library: options.libraryPath)
+        let message = Advice.message(for: failure, library: options.libraryPath)
         if options.json {
             printJSON(RefusalRecord(command: failure.name, index: failure.index, error: .init(kind: status.kind, message: message)))
         } else {
@@ -121,10 +121,13 @@ struct Session {
         Terminal.printError("error: command \(failure.index + 1) (\(failure.name)): \(message)")
     }
 
-    func warnIfBehind(_ report: SubmitReport) {
-        guard let error = report.readModelError else { return }
+    func warnIfBehind(_ report: SubmitReport) { warnIfBehind(report.readModelError) }
+
+    /// Says on stderr that a change was saved but the read models could not be updated after it.
+    func warnIfBehind(_ readModelError: (any Error)?) {
+        guard let error = readModelError else { return }
         let reason = ReadModelFailure.diskFull(error) != nil
-            ? "the disk is full; free some space." : Self.message(for: error, library: options.libraryPath)
+            ? "the disk is full; free some space." : Advice.message(for: error, library: options.libraryPath)
         Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(reason) "
             + "The next command will try again; `episodic projections rebuild --all` starts them afresh.")
     }
@@ -158,7 +161,7 @@ struct Session {
 
     /// Prints `error` on stderr.
     func report(_ error: any Error, status: ExitStatus) {
-        let message = Self.message(for: error, library: options.libraryPath)
+        let message = Advice.message(for: error, library: options.libraryPath)
         if options.json {
             let record = ErrorRecord(error: .init(kind: status.kind, message: message))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
@@ -170,20 +173,5 @@ struct Session {
         } else {
             Terminal.printError("error: " + message)
         }
-    }
-
-    static func message(for error: any Error, library: String) -> String {
-        if case EventLogError.libraryMissing = error {
-            return "no library at \(library). Create one with `episodic init`, "
-                + "or point --library or EPISODIC_LIBRARY at an existing one."
-        }
-        if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
-        if let unreadable = error as? UnreadableEvent { return "\(unreadable). Run `episodic log verify`." }
-        if let full = ReadModelFailure.diskFull(error) { return full.description }
-        if ReadModelFailure.isMalformed(error) {
-            return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "
-                + "from the log; `episodic projections rebuild --all` does it now."
-        }
-        return "\(error)"
     }
 }

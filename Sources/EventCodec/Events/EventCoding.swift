@@ -1,3 +1,4 @@
+import CoreValues
 import Foundation
 import PodcastDomain
 
@@ -65,3 +66,8 @@ public enum EventCoding {
 }
 
 extension PayloadDecoder: PayloadDecoding {}
+
+extension EventCoding.Failure: ClassifiedError {
+    /// A stored payload this build cannot read: the log is not what this build expects.
+    public var kind: ErrorKind { .damaged }
+}

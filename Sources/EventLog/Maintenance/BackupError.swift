@@ -24,7 +24,7 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .archiveExists(let path):
-            return "\(path) already exists. Choose a new file name, or replace it on purpose (`episodic backup --force`)."
+            return "\(path) already exists. Choose a new file name, or replace it on purpose."
         case .archiveNotAFile(let path):
             return "\(path) is not a file. Give the path of a backup file."
         case .archiveMissing(let path):
@@ -43,6 +43,16 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the library in \(archive) does not verify (\(problems.count) problem(s)):\n"
                 + problems.map { "  - \($0)" }.joined(separator: "\n")
                 + "\nNothing was written; use another copy of the backup."
+        }
+    }
+}
+
+extension BackupError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .archiveMissing: .missing
+        case .archiveExists, .archiveNotAFile, .targetNotEmpty, .unsafeEntry, .notABackup: .refused
+        case .damagedArchive, .restoredLibraryDamaged: .damaged
         }
     }
 }

@@ -36,12 +36,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Whether the error says the log or a blob is not what was written (rather than a refusal, a
     /// missing library or the system saying no).
-    public var isDamage: Bool {
-        switch self {
-        case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: true
-        default: false
-        }
-    }
+    public var isDamage: Bool { kind == .damaged }
 
     /// A write refused because `path` is a symbolic link: nothing inside a library is written through
     /// one, so that a link planted in it cannot send a write elsewhere. `library` defaults to the folder
@@ -70,7 +65,7 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
             return "library \(library) is locked by \(holder) (waited \(String(format: "%.1f", waited)) s). "
                 + "Wait for it to finish, or allow a longer lock timeout."
         case let .libraryMissing(path):
-            return "no library at \(path). Create one first (EventLog.create, or `episodic init`)."
+            return "no library at \(path). Create one first (EventLog.create(at:))."
         case let .libraryPathIsAFile(path):
             return "\(path) is a file, not a library folder. Choose a folder path for the library."
         case let .libraryNotWritable(path, reason):
@@ -92,6 +87,18 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .diskFull(operation, path):
             return "the disk is full: \(operation) \(path) found no space left. Nothing was half-written; "
                 + "free some space and run the command again."
+        }
+    }
+}
+
+extension EventLogError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .versionConflict, .locked, .diskFull: .busy
+        case .libraryMissing: .missing
+        case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: .damaged
+        case .invalidActor, .invalidEvent, .emptyCommit: .usage
+        case .libraryPathIsAFile, .libraryNotWritable, .newerFormat, .io: .failure
         }
     }
 }

@@ -106,3 +106,7 @@ public enum TextField: String, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { rawValue }
 }
+
+extension DomainError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
+}

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// Why a transcript could not be converted. Lines are 1-based, as an editor shows them; times are in
 /// milliseconds. The descriptions are written for the person who will fix the file.
 public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -54,4 +56,8 @@ public enum TranscriptError: Error, Equatable, Sendable, CustomStringConvertible
         let limit = 60
         return "\"" + (text.count > limit ? text.prefix(limit) + "…" : text) + "\""
     }
+}
+
+extension TranscriptError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
 }

@@ -1,4 +1,6 @@
-/// What the read-model runtime can fail at. Each message says what to do.
+import CoreValues
+
+/// What the read-model runtime can fail at. Each message says what is wrong.
 public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible {
     case missingSchema(String)
     case unknownProjector(String)
@@ -11,7 +13,17 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
         case .unknownProjector(let name):
             "there is no projector named \(name). Known: \(Projectors.names.joined(separator: ", "))."
         case let .unreadableEvent(position, reason):
-            "the event at position \(position) cannot be read: \(reason). Run `episodic log verify`."
+            "the event at position \(position) cannot be read: \(reason)."
+        }
+    }
+}
+
+extension ProjectionError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        // This build is missing part of itself, or the log holds what cannot be read.
+        case .missingSchema, .unreadableEvent: .damaged
+        case .unknownProjector: .usage
         }
     }
 }

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// Why an image cannot be used. Each message says what is wrong and what to do instead.
 public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The bytes start like neither a PNG nor a JPEG.
@@ -25,4 +27,8 @@ public enum ImageError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "Scale it down (the largest canvas is \(ImageProbe.largestCanvasSide) pixels a side) and try again."
         }
     }
+}
+
+extension ImageError: ClassifiedError {
+    public var kind: ErrorKind { .refused }
 }

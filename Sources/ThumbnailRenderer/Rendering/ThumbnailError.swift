@@ -1,3 +1,4 @@
+import CoreValues
 import PodcastDomain
 
 /// Why a thumbnail cannot be rendered or written. Each message says what is wrong and what to do instead.
@@ -28,6 +29,17 @@ public enum ThumbnailError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "Choose a smaller canvas, or free memory and try again."
         case .unknownExportExtension(let path):
             "\(path) does not end in .png, .jpg or .jpeg, so the export format is unknown. Name the file with one of those."
+        }
+    }
+}
+
+extension ThumbnailError: ClassifiedError {
+    public var kind: ErrorKind {
+        switch self {
+        case .background, .overlay, .settings, .fontUnusable, .textNotDrawn: .refused
+        case .unknownExportExtension: .usage
+        // Not the input's fault: the same command can work with more memory.
+        case .outOfMemory: .failure
         }
     }
 }

@@ -1,0 +1,47 @@
+import EventLog
+import Projections
+
+extension Library {
+    /// DESIGN.md's write path, the one every change takes (submit, undo, redo): take the writer lock;
+    /// catch the read models up to the head (rebuilding a malformed one from the log); run `body`, which
+    /// loads states and facts through the ``Workspace``, decides, stores blobs and appends through the
+    /// writer; then project what it appended.
+    ///
+    /// A read model that SQLite finds malformed while `body` runs is set aside and rebuilt before the
+    /// error goes on. Once `body` returns, what it appended is acknowledged: a read model that cannot then
+    /// be brought up to date does not fail the change; the error is returned as `readModelError`, and
+    /// the next command or query catches up.
+    func runWritePath<Result>(
+        _ body: (any LogAppender, Workspace) throws -> Result
+    ) throws -> (result: Result, readModelError: (any Error)?) {
+        let model = try readModel()
+        return try write { writer in
+            do {
+                try model.catchUp(with: log)
+            } catch where ReadModelFailure.isMalformed(error) {
+                try model.recover(fromMalformed: error, log: log, lockHeld: true)
+            }
+            model.removeLeftovers()
+            let result: Result
+            do {
+                result = try body(writer, Workspace(log: store, readModel: model))
+            } catch {
+                recoverIfMalformed(error, model)
+                throw error
+            }
+            do {
+                try model.catchUp(with: log)
+                return (result, nil)
+            } catch {
+                recoverIfMalformed(error, model)
+                return (result, error)
+            }
+        }
+    }
+
+    /// Sets aside and rebuilds `model` if `error` is SQLite finding it malformed, for the next command;
+    /// any other error, and a rebuild that fails, leave it for the next command to find.
+    func recoverIfMalformed(_ error: any Error, _ model: ReadModel) {
+        if ReadModelFailure.isMalformed(error) { try? model.recover(fromMalformed: error, log: log, lockHeld: true) }
+    }
+}

@@ -1,0 +1,43 @@
+import CoreValues
+import EventLog
+import PodcastDomain
+
+/// The events of one commit being gathered: their blobs, and what each stream must hold before it.
+struct PendingCommit {
+    let commandID: CommandID
+    /// The command an undo (or a redo) compensates for, recorded in every envelope of the commit.
+    var undoes: CommandID?
+    var events: [DomainEvent] = []
+    var blobs: [[UInt8]] = []
+    var expectations: [StreamID: ExpectedVersion] = [:]
+
+    init(commandID: CommandID, undoes: CommandID? = nil) {
+        self.commandID = commandID
+        self.undoes = undoes
+    }
+
+    /// Adds a command's events, with the versions of their streams before them. Returns the place in
+    /// the commit (from 1) of the first.
+    mutating func add(_ new: [DomainEvent], blobs: [[UInt8]], versionsBefore versions: [StreamID: Int]) -> Int {
+        let first = events.count + 1
+        guard !new.isEmpty else { return first }
+        for event in new {
+            let stream = StreamID(domain: event.stream)
+            if expectations[stream] == nil {
+                let version = versions[stream] ?? 0
+                expectations[stream] = version == 0 ? .noStream : .exactly(version)
+            }
+        }
+        events += new
+        self.blobs += blobs
+        return first
+    }
+
+    /// Stores the blobs, then appends the events as one commit; nil when there are no events.
+    func append(to writer: any LogAppender, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
+        guard !events.isEmpty else { return nil }
+        return try writer.append(Commit(
+            events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
+            actor: actor, timestamp: time, undoes: undoes), blobs: blobs).positions
+    }
+}

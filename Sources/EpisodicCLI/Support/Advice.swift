@@ -1,0 +1,49 @@
+import Episodic
+
+/// What the CLI says about an error: the library's message, which says what is wrong, and then what
+/// to type next, which only the CLI knows. The one place where an error gets its command-line advice.
+enum Advice {
+    /// The whole message for `error`, as printed after `error: ` (and as the `message` of `--json`).
+    /// `library` is the path the user gave, which a missing library is named by.
+    static func message(for error: any Error, library: String) -> String {
+        if case EventLogError.libraryMissing = error {
+            return "no library at \(library). Create one with `episodic init`, "
+                + "or point --library or EPISODIC_LIBRARY at an existing one."
+        }
+        if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        if let full = ReadModelFailure.diskFull(error) { return full.description }
+        if ReadModelFailure.isMalformed(error) {
+            return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "
+                + "from the log; `episodic projections rebuild --all` does it now."
+        }
+        let text = "\(error)"
+        guard let hint = hint(for: error) else { return text }
+        return text + " " + hint
+    }
+
+    /// The command or option that helps after `error`; nil when its message says all there is.
+    static func hint(for error: any Error) -> String? {
+        switch error {
+        case let failure as SubmitFailure:
+            return hint(for: failure.error)
+        case let error as LibraryError:
+            switch error {
+            case .podcastNotFound: return "`episodic podcast list` shows them."
+            case .episodeNotFound: return "`episodic episode list <podcast>` shows them."
+            case .noSubtitles: return "Run `episodic transcript convert` first."
+            default: return nil
+            }
+        case let error as UndoError:
+            switch error {
+            case .noSuchCommand: return "`episodic log` lists commands with their ids."
+            default: return nil
+            }
+        case ProjectionError.unreadableEvent, is UnreadableEvent:
+            return "Run `episodic log verify`."
+        case BackupError.archiveExists:
+            return "`episodic backup --force` replaces it."
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import CoreValues
+import Episodic
+import EventLog
+import Foundation
+import GRDB
+import PodcastDomain
+import Projections
+import Testing
+
+/// Submit, undo and redo take one write path, with the same handling of what goes wrong.
+@Suite("One write path")
+struct WritePathTests {
+    /// Runs `body` while SQLite refuses every change to the sidebar's podcasts: the log takes the
+    /// events, the read model cannot project them. Then the read model takes writes again and is caught up.
+    static func refusingSidebarWrites<T>(_ library: Library, _ body: () throws -> T) throws -> T {
+        let events = ["insert", "update", "delete"]
+        try library.currentReadModel().database.write { db in
+            for event in events {
+                try db.execute(sql: """
+                    CREATE TRIGGER refuse_\(event) BEFORE \(event.uppercased()) ON sidebar_podcasts
+                    BEGIN SELECT RAISE(ABORT, 'the test refuses this write'); END
+                    """)
+            }
+        }
+        let result = try body()
+        try library.readModel().database.write { db in
+            for event in events { try db.execute(sql: "DROP TRIGGER refuse_\(event)") }
+        }
+        return result
+    }
+
+    @Test("a read model that cannot be updated after the append: undo and redo report it as submit does, and keep the append")
+    func readModelFailureAfterAppend() throws {
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let names = { try studio.library.currentReadModel().podcastNames()[show] }
+
+        let submitted = try Self.refusingSidebarWrites(studio.library) {
+            try studio.library.submit([Submission(.podcast(.id(show), .rename("Renamed")))], actor: "tester", clock: studio.tick)
+        }
+        let renamed = try #require(try submitted.results.first?.get())
+        #expect(renamed.positions != nil)
+        #expect(submitted.readModelError.map { "\($0)" }?.contains("the test refuses this write") == true)
+        #expect(try names() == "Renamed")
+
+        let undone = try Self.refusingSidebarWrites(studio.library) {
+            try studio.library.undo(.command(renamed.commandID), actor: "tester", clock: studio.tick)
+        }
+        let undo = try #require(undone.outcome)
+        #expect(undo.positions != nil)
+        #expect(undone.readModelError.map { "\($0)" }?.contains("the test refuses this write") == true)
+        #expect(try names() == "Show")
+
+        let redone = try Self.refusingSidebarWrites(studio.library) {
+            try studio.library.undo(.command(undo.commandID), actor: "tester", clock: studio.tick)
+        }
+        #expect(redone.outcome?.positions != nil)
+        #expect(redone.readModelError.map { "\($0)" }?.contains("the test refuses this write") == true)
+        #expect(try names() == "Renamed")
+        #expect(try studio.states().podcasts[show]?.live?.name == "Renamed")
+    }
+
+    @Test("a read model that can be updated: undo reports no error")
+    func noReadModelError() throws {
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let renamed = try studio.must(Submission(.podcast(.id(show), .rename("Renamed"))))[0]
+        let undone = try studio.library.undo(.command(renamed.commandID), actor: "tester", clock: studio.tick)
+        #expect(undone.readModelError == nil)
+        #expect(try studio.library.currentReadModel().podcastNames()[show] == "Show")
+    }
+}

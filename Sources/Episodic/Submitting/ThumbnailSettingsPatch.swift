@@ -20,81 +20,103 @@ public struct ThumbnailSettingsPatch: Hashable, Sendable, Decodable {
 
     public init() {}
 
+    /// The settings given, laid over `settings`.
     public func applied(to settings: ThumbnailSettings) -> ThumbnailSettings {
-        var settings = settings
-        if let fontName { settings.fontName = fontName }
-        if let fontSize { settings.fontSize = fontSize }
-        if let textPositionX { settings.textPositionX = textPositionX }
-        if let textPositionY { settings.textPositionY = textPositionY }
-        if let horizontalPadding { settings.horizontalPadding = horizontalPadding }
-        if let verticalPadding { settings.verticalPadding = verticalPadding }
-        if let canvasWidth { settings.canvasWidth = canvasWidth }
-        if let canvasHeight { settings.canvasHeight = canvasHeight }
-        if let backgroundScaling { settings.backgroundScaling = backgroundScaling }
-        if let fontColorHex { settings.fontColorHex = fontColorHex }
-        if let outlineEnabled { settings.outlineEnabled = outlineEnabled }
-        if let outlineColorHex { settings.outlineColorHex = outlineColorHex }
-        return settings
+        Self.fields.reduce(settings) { settings, field in field.apply(self, to: settings) }
     }
 
     /// The settings a patch can name, as a script writes them. A script's `settings` with any other key
     /// is refused, so that a misspelt setting is not silently left unchanged.
-    public static let keys: [String] = CodingKeys.allCases.map(\.rawValue)
+    public static var keys: [String] { fields.map(\.key) }
 
-    /// What the setting `key` takes, in the words of a refusal; nil for a key that is not a setting. A
-    /// switch over the keys, so that a setting cannot be added without them.
+    /// What the setting `key` takes, in the words of a refusal; nil for a key that is not a setting.
     public static func expectedValue(of key: String) -> String? {
-        switch CodingKeys(rawValue: key) {
-        case nil: nil
-        case .fontName: "a string, or null for the default font"
-        case .fontSize, .textPositionX, .textPositionY, .horizontalPadding, .verticalPadding: "a number"
-        case .canvasWidth, .canvasHeight: "a whole number"
-        case .backgroundScaling: "one of \"aspectFill\", \"aspectFit\" and \"stretch\""
-        case .fontColorHex, .outlineColorHex: "a colour written #RRGGBB"
-        case .outlineEnabled: "true or false"
-        }
-    }
-
-    private enum CodingKeys: String, CodingKey, CaseIterable {
-        case fontName, fontSize, textPositionX, textPositionY, horizontalPadding, verticalPadding, canvasWidth,
-            canvasHeight, backgroundScaling, fontColorHex, outlineEnabled, outlineColorHex
+        fields.first { $0.key == key }?.expected
     }
 
     /// Null is a value only for `fontName` (the default font); for any other setting it is refused, as
     /// "keep" is said by leaving the setting out, and a null there is more likely a mistake.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if container.contains(.fontName) {
-            fontName = .some(try container.decodeNil(forKey: .fontName) ? nil : try container.decode(String.self, forKey: .fontName))
-        }
-        fontSize = try Self.given(.fontSize, in: container)
-        textPositionX = try Self.given(.textPositionX, in: container)
-        textPositionY = try Self.given(.textPositionY, in: container)
-        horizontalPadding = try Self.given(.horizontalPadding, in: container)
-        verticalPadding = try Self.given(.verticalPadding, in: container)
-        canvasWidth = try Self.givenWhole(.canvasWidth, in: container)
-        canvasHeight = try Self.givenWhole(.canvasHeight, in: container)
-        backgroundScaling = try Self.given(.backgroundScaling, in: container)
-        fontColorHex = try Self.given(.fontColorHex, in: container)
-        outlineEnabled = try Self.given(.outlineEnabled, in: container)
-        outlineColorHex = try Self.given(.outlineColorHex, in: container)
+        let container = try decoder.container(keyedBy: SettingKey.self)
+        for field in Self.fields { try field.decode(from: container, into: &self) }
     }
 
-    /// The setting `key` when it is given; unlike `decodeIfPresent`, a null is an error, not "absent".
-    private static func given<Value: Decodable>(
-        _ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>
-    ) throws -> Value? {
-        container.contains(key) ? try container.decode(Value.self, forKey: key) : nil
+    /// Every setting, once: its key in scripts, what it takes, where it lives in a patch and in the
+    /// settings, and how it is read. Applying, decoding and the lists of keys all come from here.
+    static var fields: [any PatchField] {
+        [
+            Field(\.fontName, \.fontName, "fontName", "a string, or null for the default font"),
+            Field(\.fontSize, \.fontSize, "fontSize", "a number"),
+            Field(\.textPositionX, \.textPositionX, "textPositionX", "a number"),
+            Field(\.textPositionY, \.textPositionY, "textPositionY", "a number"),
+            Field(\.horizontalPadding, \.horizontalPadding, "horizontalPadding", "a number"),
+            Field(\.verticalPadding, \.verticalPadding, "verticalPadding", "a number"),
+            Field(\.canvasWidth, \.canvasWidth, "canvasWidth", "a whole number", reading: .whole),
+            Field(\.canvasHeight, \.canvasHeight, "canvasHeight", "a whole number", reading: .whole),
+            Field(\.backgroundScaling, \.backgroundScaling, "backgroundScaling",
+                  "one of \"aspectFill\", \"aspectFit\" and \"stretch\""),
+            Field(\.fontColorHex, \.fontColorHex, "fontColorHex", "a colour written #RRGGBB"),
+            Field(\.outlineEnabled, \.outlineEnabled, "outlineEnabled", "true or false"),
+            Field(\.outlineColorHex, \.outlineColorHex, "outlineColorHex", "a colour written #RRGGBB"),
+        ]
+    }
+}
+
+/// One thumbnail setting as a patch carries it (see ``ThumbnailSettingsPatch/fields``).
+protocol PatchField {
+    var key: String { get }
+    var expected: String { get }
+    func apply(_ patch: ThumbnailSettingsPatch, to settings: ThumbnailSettings) -> ThumbnailSettings
+    func decode(from container: KeyedDecodingContainer<SettingKey>, into patch: inout ThumbnailSettingsPatch) throws
+}
+
+/// A setting's key in a script's `settings` object.
+struct SettingKey: CodingKey {
+    let stringValue: String
+    init(stringValue: String) { self.stringValue = stringValue }
+    var intValue: Int? { nil }
+    init?(intValue: Int) { nil }
+}
+
+/// A setting of type `Value`: given in a patch as `Value?`, nil meaning "keep".
+private struct Field<Value: Decodable>: PatchField {
+    /// How a script's value is read: as `Value` is decoded (so null only where `Value` is optional,
+    /// the font), or as a number that must be whole, so that a refusal of `1920.5` names the setting.
+    enum Reading { case plain, whole }
+
+    let patch: WritableKeyPath<ThumbnailSettingsPatch, Value?>
+    let settings: WritableKeyPath<ThumbnailSettings, Value>
+    let key: String
+    let expected: String
+    let reading: Reading
+
+    init(_ patch: WritableKeyPath<ThumbnailSettingsPatch, Value?>, _ settings: WritableKeyPath<ThumbnailSettings, Value>,
+         _ key: String, _ expected: String, reading: Reading = .plain) {
+        (self.patch, self.settings, self.key, self.expected, self.reading) = (patch, settings, key, expected, reading)
     }
 
-    /// The whole-number setting `key` when it is given. Read as a number first: the decoder refuses
-    /// `1920.5` as an Int with an error that names no key, so the refusal could not say which setting.
-    private static func givenWhole(_ key: CodingKeys, in container: KeyedDecodingContainer<CodingKeys>) throws -> Int? {
-        guard let number: Double = try given(key, in: container) else { return nil }
-        guard let whole = Int(exactly: number) else {
-            throw DecodingError.typeMismatch(Int.self, .init(
-                codingPath: container.codingPath + [key], debugDescription: "\(number) is not a whole number"))
+    func apply(_ patch: ThumbnailSettingsPatch, to settings: ThumbnailSettings) -> ThumbnailSettings {
+        guard let value = patch[keyPath: self.patch] else { return settings }
+        var settings = settings
+        settings[keyPath: self.settings] = value
+        return settings
+    }
+
+    func decode(from container: KeyedDecodingContainer<SettingKey>, into patch: inout ThumbnailSettingsPatch) throws {
+        let key = SettingKey(stringValue: self.key)
+        guard container.contains(key) else { return }
+        switch reading {
+        case .plain:
+            patch[keyPath: self.patch] = .some(try container.decode(Value.self, forKey: key))
+        case .whole:
+            // Read as a number first: the decoder refuses `1920.5` as an Int with an error that names
+            // no key, so the refusal could not say which setting.
+            let number = try container.decode(Double.self, forKey: key)
+            guard let whole = Int(exactly: number), let value = whole as? Value else {
+                throw DecodingError.typeMismatch(Int.self, .init(
+                    codingPath: container.codingPath + [key], debugDescription: "\(number) is not a whole number"))
+            }
+            patch[keyPath: self.patch] = value
         }
-        return whole
     }
 }

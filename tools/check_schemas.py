@@ -3,7 +3,7 @@
 `episodic submit` reads. Run by tools/check-schemas.
 
   check_schemas.py --schemas schemas/events --samples SAMPLES.jsonl [--fixture LOG.jsonl]
-                   [--commands schemas/commands] [--examples EXAMPLES.jsonl] [--script-line ScriptLine.swift]
+                   [--commands schemas/commands] [--examples EXAMPLES.jsonl]
 
 SAMPLES.jsonl holds the lines of domain-event-samples: {"type", "schemaVersion", "payload"}.
 Fails (exit 1, one line per problem) when a schema file is not a valid draft 2020-12 schema or a $ref
@@ -13,8 +13,9 @@ a schema accepts a sample broken on purpose (a required field dropped, an unknow
 out of range, of the wrong form or of the wrong type, text holding a control character), or when it
 refuses a description with line breaks, which the domain takes.
 
-It checks schemas/commands, the lines `episodic submit` reads, the same way: each schema must have the
-fields, required and optional, of the parser's `shapes` table (read from ScriptLine.swift), every line
+It checks schemas/commands, the lines `episodic submit` reads, the same way: that each schema has the
+fields, required and optional, of the parser's commands is the job of
+Tests/EpisodicTests/CommandSchemaShapeTests.swift, which compares them both ways; here every line
 of schemas/commands/examples.jsonl must validate, the lines together must show every command, every
 field, every null allowed and every thumbnail setting, and lines broken on purpose (a field missing,
 unknown or of the wrong type, a value out of range, a bad UUID or time, a transcript given twice, a
@@ -435,7 +436,6 @@ def negative_checks(subjects, events, validators):
 
 COMMAND_BASE = "https://episodic.example/schemas/commands/"
 COMMAND_FILE_NAME = re.compile(r"^([a-z]+(?:\.[a-z]+(?:-[a-z]+)*)+)\.schema\.json$")
-SHAPE = re.compile(r'"([a-z][a-z.-]*)":\s*\(\[([^\]]*)\],\s*\[([^\]]*)\]\)')
 
 # A second statement of the domain's limits, so that the broken lines do not trust the schemas:
 # free text field -> (limit once trimmed, one line only).
@@ -464,26 +464,20 @@ NULL_CLEARS = {
 NO_BREAK_SPACE, LINE_SEPARATOR = "\u00a0", "\u2028"
 
 
-def read_shapes(path):
-    """The `shapes` table of ScriptLine.swift: {command: (required, optional)}, read from the Swift
-    source so that the schemas are held to the parser and not to a copy of it."""
-    try:
-        source = path.read_text(encoding="utf-8")
-    except OSError as error:
-        problem(f"{path}: cannot be read: {error}")
-        return {}
-    start = source.find("static let shapes")
-    end = source.find("]\n", start)
+def shapes_of(commands):
+    """{command: (required, optional)} as the command schemas give them (held to the parser by
+    CommandSchemaShapeTests), for the lines broken on purpose."""
     shapes = {}
-    for name, required, optional in SHAPE.findall(source[start:end] if start >= 0 else ""):
-        shapes[name] = (re.findall(r'"(\w+)"', required), re.findall(r'"(\w+)"', optional))
-    if not shapes:
-        problem(f"{path}: found no `shapes` table to compare the command schemas with")
+    for name, (_, schema) in commands.items():
+        required = [key for key in schema.get("required", []) if key != "command"]
+        optional = [key for key in schema.get("properties", {}) if key != "command" and key not in required]
+        shapes[name] = (required, optional)
     return shapes
 
 
-def load_command_schemas(folder, shapes):
-    """Returns ({command: (file name, schema)}, [all schemas]), each held to the command's shape."""
+def load_command_schemas(folder):
+    """Returns ({command: (file name, schema)}, [all schemas]), each an object of closed properties whose
+    "command" is its name."""
     commands, everything = {}, load_folder(folder, COMMAND_BASE)
     for path, schema in everything:
         if path.name == DEFINITIONS:
@@ -494,24 +488,15 @@ def load_command_schemas(folder, shapes):
             continue
         name = match[1]
         commands[name] = (path.name, schema)
-        if name not in shapes:
-            problem(f"{path}: the parser has no command {name} (ScriptLine.shapes)")
-            continue
-        required, optional = shapes[name]
+        required = [key for key in schema.get("required", []) if key != "command"]
         properties = schema.get("properties", {})
         if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
             problem(f"{path}: a command schema must be an object with additionalProperties: false")
         if properties.get("command") != {"const": name}:
             problem(f'{path}: "command" must be {{"const": "{name}"}}')
-        if sorted(schema.get("required", [])) != sorted(["command", *required]):
-            problem(f"{path}: requires {sorted(schema.get('required', []))}; the parser requires "
-                    f"{sorted(['command', *required])}")
-        if sorted(properties) != sorted(["command", *required, *optional]):
-            problem(f"{path}: has the fields {sorted(properties)}; the parser reads "
-                    f"{sorted(['command', *required, *optional])}")
+        if "command" not in schema.get("required", []):
+            problem(f'{path}: "command" must be required')
         check_null_clears(path, name, required, properties)
-    for name in sorted(set(shapes) - set(commands)):
-        problem(f"{folder}/{name}.schema.json is missing: the parser reads {name}")
     return commands, everything
 
 
@@ -524,7 +509,7 @@ def check_null_clears(path, name, required, properties):
     that a forgotten field never clears anything, and reads null as "clear"."""
     clears = NULL_CLEARS.get(name, set())
     for key in sorted(clears - set(required)):
-        problem(f"{path}: NULL_CLEARS names {key}, which the parser does not require (ScriptLine.shapes)")
+        problem(f"{path}: NULL_CLEARS names {key}, which the schema does not require")
     for key in required:
         if nullable(properties.get(key, {})) != (key in clears):
             problem(f"{path}: the required {key} {'takes' if key not in clears else 'does not take'} null; "
@@ -803,10 +788,10 @@ def command_checks(path, examples, commands, validators, shapes):
     return broken_count, lenient_count
 
 
-def check_commands(folder, examples_path, script_line):
-    """Checks schemas/commands against the parser's shapes and the example lines; returns the summary."""
-    shapes = read_shapes(script_line)
-    commands, everything = load_command_schemas(folder, shapes)
+def check_commands(folder, examples_path):
+    """Checks schemas/commands against the example lines and lines broken on purpose; returns the summary."""
+    commands, everything = load_command_schemas(folder)
+    shapes = shapes_of(commands)
     registry = make_registry(everything)
     validators = {name: Draft202012Validator(schema, registry=registry) for name, (_, schema) in commands.items()}
     definitions = next((schema for path, schema in everything if path.name == DEFINITIONS), {})
@@ -819,8 +804,8 @@ def check_commands(folder, examples_path, script_line):
     examples = read_examples(examples_path)
     covered = validate_examples(examples_path, examples, commands, validators, settings_schema)
     broken, lenient = command_checks(examples_path, examples, commands, validators, shapes)
-    return (f"commands: {len(examples)} example lines of {covered} commands valid against {len(commands)} schemas "
-            f"(fields as in {script_line.name}); {broken} broken lines all rejected, {lenient} lenient lines accepted")
+    return (f"commands: {len(examples)} example lines of {covered} commands valid against {len(commands)} schemas; "
+            f"{broken} broken lines all rejected, {lenient} lenient lines accepted")
 
 
 def main():
@@ -830,7 +815,6 @@ def main():
     parser.add_argument("--fixture", type=pathlib.Path)
     parser.add_argument("--commands", type=pathlib.Path, default=ROOT / "schemas/commands")
     parser.add_argument("--examples", type=pathlib.Path, help="default: examples.jsonl in --commands")
-    parser.add_argument("--script-line", type=pathlib.Path, default=ROOT / "Sources/Episodic/Scripting/ScriptLine.swift")
     arguments = parser.parse_args()
 
     events, everything = load_schemas(arguments.schemas)
@@ -850,7 +834,7 @@ def main():
     broken = negative_checks(subjects, events, validators)
 
     commands = check_commands(
-        arguments.commands, arguments.examples or arguments.commands / "examples.jsonl", arguments.script_line)
+        arguments.commands, arguments.examples or arguments.commands / "examples.jsonl")
 
     if problems:
         print(f"schemas: {len(problems)} problem{'s' if len(problems) != 1 else ''} (listed above)")

@@ -11,7 +11,6 @@ let package = Package(
         .library(name: "Episodic", targets: ["Episodic"]),
         .executable(name: "episodic", targets: ["EpisodicCLI"]),
         .library(name: "ThumbnailRenderer", targets: ["ThumbnailRenderer"]),
-        .executable(name: "episodic-bench", targets: ["episodic-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "3.12.3"),

@@ -9,7 +9,7 @@ import PodcastDomain
 /// are overwritten by a later edit of the same field. An entity's latest event is always needed, so
 /// the second read also finds the time of each entity's latest change. The stream names the entity:
 /// `podcast-<uuid>` or `episode-<uuid>`.
-struct FoldPlan {
+package struct FoldPlan {
     /// The positions of a stream's needed events.
     typealias Stream<Field: Hashable & Sendable> = NeededEvents<Field, UInt64>
 
@@ -29,7 +29,7 @@ struct FoldPlan {
     /// Plans the events after `start`, through `head` or the end of the round in which `entityLimit`
     /// entities are reached (so a plan may hold more). Each round gives each reader a run of `runLength`
     /// events, read on a thread of its own, and takes the runs' plans in log order.
-    init(
+    package init(
         readers: [LogReader], after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int
     ) throws {
         end = start
@@ -63,7 +63,7 @@ struct FoldPlan {
     }
 
     /// The positions of the needed events, after `start`.
-    func neededPositions(after start: LogPosition) -> PositionSet {
+    package func neededPositions(after start: LogPosition) -> PositionSet {
         var needed = PositionSet(start.next.rawValue...max(end.rawValue, start.next.rawValue))
         for stream in podcasts.values { stream.elements.forEach { needed.insert($0) } }
         for stream in episodes.values { stream.elements.forEach { needed.insert($0) } }

@@ -3,11 +3,11 @@ import EventLog
 /// A log and the event types met in it, for one reading thread: a fold reads runs of the log on every
 /// core, each through a reader of its own (an `EventLog` is not to be shared between threads). A
 /// reader is used by one thread at a time, which is what makes it safe to hand to another.
-final class LogReader: @unchecked Sendable {
+package final class LogReader: @unchecked Sendable {
     let log: EventLog
     var types = EventTypes()
 
-    init(_ log: EventLog) {
+    package init(_ log: EventLog) {
         self.log = log
     }
 

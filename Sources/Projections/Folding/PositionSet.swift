@@ -1,6 +1,6 @@
 /// A set of log positions within a stretch of the log, one bit each: the events a fold needs, tested
 /// for every event of the stretch as it is read again.
-struct PositionSet: Sendable {
+package struct PositionSet: Sendable {
     /// The position of bit 0.
     private let first: UInt64
     private var words: [UInt64]
@@ -16,7 +16,10 @@ struct PositionSet: Sendable {
         words[Int(offset / 64)] |= 1 << (offset % 64)
     }
 
-    func contains(_ position: UInt64) -> Bool {
+    /// How many positions the set holds.
+    package var count: Int { words.reduce(0) { $0 + $1.nonzeroBitCount } }
+
+    package func contains(_ position: UInt64) -> Bool {
         guard position >= first else { return false }
         let offset = position - first, word = Int(offset / 64)
         return word < words.count && words[word] & (1 << (offset % 64)) != 0

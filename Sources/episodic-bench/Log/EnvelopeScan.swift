@@ -17,7 +17,7 @@ enum EnvelopeScan {
     }
 
     /// The median rate of `repeats` scans, in events per second.
-    static func eventsPerSecond(library: String, made studio: PodcastStudio) throws -> Double {
+    static func eventsPerSecond(library: String, made studio: StudioCommits) throws -> Double {
         let expected = tally(of: studio)
         var rates: [Double] = []
         for _ in 0..<repeats {
@@ -39,11 +39,11 @@ enum EnvelopeScan {
 
     private static let episodePrefix = Array("episode-".utf8)
 
-    private static func tally(of studio: PodcastStudio) -> Tally {
+    private static func tally(of studio: StudioCommits) -> Tally {
         let events = studio.typeCounts.values.reduce(0, +)
         return Tally(
             events: events, positionSum: UInt64(events) * UInt64(events + 1) / 2,
-            episodeEvents: events - studio.typeCounts["PodcastCreated", default: 0],
+            episodeEvents: studio.episodeEvents,
             retitles: studio.typeCounts["EpisodeRetitled", default: 0])
     }
 }

@@ -2,10 +2,11 @@ import CoreValues
 import EventCodec
 import EventLog
 import PodcastDomain
+import Projections
 
 /// Where a rebuild's time goes, its steps taken one at a time on one core over the same log: the scan
-/// alone; the first read (the events' heads, and the events the final states need, kept with
-/// `NeededEvents` as the replay does); the needed payloads decoded; and, for comparison, every payload
+/// alone; the first read (the replay's own `FoldPlan`, on one reader: the events' heads, and the
+/// events the final states need); the needed payloads decoded; and, for comparison, every payload
 /// decoded, as a replay that skipped nothing would. The rebuild itself reads on every core, and
 /// decodes and folds by entity shard while it reads.
 struct RebuildBreakdown {
@@ -24,19 +25,13 @@ struct RebuildBreakdown {
         result.scanSeconds = try timed {
             try log.read { _ in result.events += 1 }
         }
-        var podcasts: [PodcastID: NeededEvents<Podcast.Field, UInt64>] = [:]
-        var episodes: [EpisodeID: NeededEvents<Episode.Field, UInt64>] = [:]
+        var plan: FoldPlan?
         result.planSeconds = try timed {
-            try log.readHeads { event in
-                let position = event.position.rawValue, type = String(decoding: event.typeBytes, as: UTF8.self)
-                if let id = EpisodeID(streamName: event.streamBytes) {
-                    episodes[id, default: NeededEvents()].append(position, effect: EpisodeDecider.effects[type])
-                } else if let id = PodcastID(streamName: event.streamBytes) {
-                    podcasts[id, default: NeededEvents()].append(position, effect: PodcastDecider.effects[type])
-                }
-            }
+            plan = try FoldPlan(
+                readers: [LogReader(log)], after: .none, through: log.head, runLength: max(1, Int(log.head.rawValue)),
+                entityLimit: .max)
         }
-        let needed = Set(podcasts.values.flatMap(\.elements) + episodes.values.flatMap(\.elements))
+        let needed = plan!.neededPositions(after: .none)
         result.needed = needed.count
         // Each decode is timed, for the table by type; the clock costs some 50 ns a call, under 2 % of a decode.
         let clock = ContinuousClock()

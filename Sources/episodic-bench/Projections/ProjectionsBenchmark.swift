@@ -89,13 +89,8 @@ struct ProjectionsBenchmark: ParsableCommand {
         report.finish()
     }
 
-    /// Figure 3, on the search library (or the main one with `--search-events 0`), if search exists.
+    /// Figure 3, on the search library (or the main one with `--search-events 0`).
     private func searchFigure(main: GeneratedLibrary, folder: ProjectionsFolder, report: Report) throws {
-        guard SearchRebuild.projector(log: try EventLog(at: main.path)) != nil else {
-            report.line("search rebuild", "not built yet")
-            report.value("searchRebuild", "not built yet")
-            return
-        }
         let library = searchEvents == 0 ? main : try GeneratedLibrary.prepare(
             .search(events: searchEvents, transcripts: max(10, transcripts / 4), decisionsPerCommit: decisionsPerCommit),
             at: folder.searchLibrary, label: "search-library generation", report: report)

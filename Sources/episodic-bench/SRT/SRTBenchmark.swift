@@ -53,8 +53,10 @@ struct SRTBenchmark: ParsableCommand {
     /// benchmark runs from any working directory.
     private var fixtureFolder: URL {
         if let fixtures { return URL(fileURLWithPath: fixtures, isDirectory: true) }
+        // This file is Sources/episodic-bench/SRT/SRTBenchmark.swift.
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Tests/PodcastDomainTests/Fixtures/transcripts")
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Tests/PodcastDomainTests/Fixtures/transcripts")
     }
 
     /// Times `rounds` conversions of `text` and prints its size, its cues and the median and p99.

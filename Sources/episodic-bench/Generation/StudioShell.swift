@@ -9,9 +9,11 @@ import PodcastDomain
 /// The facts are kept incrementally, where the real shell reads them from its read model: rebuilding a
 /// 10,000-entry number map per command would make generation quadratic.
 struct StudioShell {
-    private(set) var podcasts: [PodcastID: PodcastState] = [:]
+    /// Every stream's state, folded by the domain's one fold.
+    private(set) var state = LibraryState()
+    var podcasts: [PodcastID: PodcastState] { state.podcasts }
+    var episodes: [EpisodeID: EpisodeState] { state.episodes }
     private(set) var podcastIDs: [PodcastID] = []
-    private(set) var episodes: [EpisodeID: EpisodeState] = [:]
     /// Each podcast's live episodes by number: `EpisodeFacts.otherNumbers`.
     private(set) var numbers: [PodcastID: [Int: EpisodeID]] = [:]
     /// Live episodes, for picking one at random in constant time.
@@ -63,16 +65,14 @@ struct StudioShell {
 
     /// Folds one event into its stream's state, and keeps the facts and the pick lists in step.
     private mutating func apply(_ event: DomainEvent) {
-        switch event.payload {
-        case let payload as any PodcastEventPayload:
-            let id = payload.podcastID
+        switch event.aggregate {
+        case .podcast(let id):
             if podcasts[id] == nil { podcastIDs.append(id) }
-            podcasts[id] = PodcastDecider.evolve(podcasts[id] ?? .initial, event)
-        case let payload as any EpisodeEventPayload:
-            let id = payload.episodeID
+            state.evolve(event)
+        case .episode(let id):
             let before = episodes[id]?.live
-            let after = EpisodeDecider.evolve(episodes[id] ?? .initial, event)
-            episodes[id] = after
+            state.evolve(event)
+            let after = state.episode(id)
             if before == nil, let episode = after.live {
                 if case .episodeCreated = event { created.append(id) }
                 numbers[episode.podcastID, default: [:]][episode.number] = id
@@ -90,8 +90,8 @@ struct StudioShell {
                     livePlace[last] = place
                 }
             }
-        default:
-            preconditionFailure("\(event.type) belongs to no stream")
+        case .fonts:
+            state.evolve(event)
         }
     }
 }

@@ -43,8 +43,8 @@ struct LogBenchmark: ParsableCommand {
         report.line("disk", DiskDescription.of(folder.root))
         report.value("library", folder.root)
 
-        var studio = PodcastStudio(seed: 0xC0_4417)
         let log = try EventLog.create(at: folder.commitLibrary)
+        var studio = try StudioCommits(seed: 0xC0_4417, blobs: log.blobs)
         try SingleEventCommits(log: log, rawFile: folder.rawFile, rounds: rounds, commitsPerRound: commits)
             .run(studio: &studio, report: report)
         try LargeCommits(log: log, rounds: rounds).run(studio: &studio, report: report)

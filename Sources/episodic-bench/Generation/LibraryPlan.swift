@@ -43,6 +43,14 @@ struct LibraryPlan: CustomStringConvertible {
             seed: 0x5EA_4C4)
     }
 
+    /// The events the log's own benchmarks append, in commits of any size: the same shows, few and small
+    /// transcripts and images (they are stored, but a commit's cost does not depend on them).
+    static func log(seed: UInt64) -> LibraryPlan {
+        LibraryPlan(
+            events: 0, transcripts: 20, transcriptBytes: 5 * 1_024...10 * 1_024, imageScale: 1, images: 4,
+            decisionsPerCommit: 1, seed: seed)
+    }
+
     var description: String {
         "plan 1: events \(events), podcasts \(podcasts), big podcast \(bigPodcastEpisodes), "
             + "other episodes \(otherEpisodes), transcripts \(transcripts) of \(transcriptBytes) bytes, "

@@ -57,6 +57,7 @@ struct AuditCLITests {
         let refused = try cli.run("undo", firstRetitle)
         #expect(refused.status == 65)
         #expect(refused.err.contains(events[3].commandID.description) && refused.err.contains("by bob"))
+        #expect(refused.err.contains("give --force"))
 
         let dry = try cli.must("undo", "--last", "--dry-run").out
         #expect(dry.contains("would undo") && dry.contains("EpisodeRetitled"))

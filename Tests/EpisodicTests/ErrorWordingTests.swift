@@ -11,11 +11,10 @@ import Testing
 struct ErrorWordingTests {
     @Test("messages from the library name no `episodic` command and no option")
     func noCommandLine() {
-        // UndoError.conflicts keeps naming --force: tests of the library hold its message to it.
         let id = CommandID(UUID())
         let errors: [any Error] = [
             LibraryError.podcastNotFound("x"), LibraryError.episodeNotFound("x/1"), LibraryError.noSubtitles(EpisodeID(UUID())),
-            UndoError.noSuchCommand(id),
+            UndoError.noSuchCommand(id), UndoError.conflicts(id, []),
             ProjectionError.unreadableEvent(position: 1, reason: "x"), BackupError.archiveExists(path: "/b"),
             EventLogError.libraryMissing(path: "/l"),
         ]

@@ -28,7 +28,7 @@ struct UndoRuleTests {
         } throws: { error in
             guard case UndoError.conflicts(_, let conflicts) = error else { return false }
             return conflicts.map(\.commandID) == [second.commandID] && conflicts.first?.fields == [.title]
-                && "\(error)".contains("--force")
+                && "\(error)".contains("undo with force")
         }
         #expect(studio.library.log.head == second.positions!.upperBound, "nothing appended")
         #expect(throws: UndoError.self) { try studio.undo(first.commandID, force: true) }  // nothing left

@@ -43,14 +43,11 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     case allChangedSince(CommandID)
     case breaksRule(String)
 
-    /// The first and last lines of ``conflicts(_:_:)``'s message, for a printer that lays out the
-    /// conflicts (which quote actors) itself.
+    /// The first line of ``conflicts(_:_:)``'s message, for a printer that lays out the conflicts
+    /// (which quote actors) itself.
     public static func conflictsHeadline(_ id: CommandID) -> String {
         "later commands changed what \(id) changed, so undoing it would overwrite them:"
     }
-    /// The one message of the library that names a CLI option (its tests hold it to `--force`); for an
-    /// app, the choice is `undo(_:actor:force:dryRun:clock:)`'s `force`.
-    public static let conflictsAdvice = "Undo those first, or give --force to undo only what is still in effect."
 
     public var description: String {
         switch self {
@@ -59,7 +56,8 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
         case .nothingToUndo(let actor):
             "there is no command" + (actor.map { " by \($0)" } ?? "") + " left to undo."
         case let .conflicts(id, conflicts):
-            Self.conflictsHeadline(id) + "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n") + "\n" + Self.conflictsAdvice
+            Self.conflictsHeadline(id) + "\n" + conflicts.map { "  - \($0)" }.joined(separator: "\n")
+                + "\nUndo those first, or undo with force, which undoes only what is still in effect."
         case .allChangedSince(let id):
             "everything \(id) changed was changed again since; there is nothing left to undo."
         case .breaksRule(let reason):

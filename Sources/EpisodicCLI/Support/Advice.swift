@@ -11,6 +11,9 @@ enum Advice {
                 + "or point --library or EPISODIC_LIBRARY at an existing one."
         }
         if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        if case UndoError.conflicts(let id, let conflicts) = error {
+            return ([UndoError.conflictsHeadline(id)] + conflicts.map { "  - \($0)" } + [undoConflicts]).joined(separator: "\n")
+        }
         if let full = ReadModelFailure.diskFull(error) { return full.description }
         if ReadModelFailure.isMalformed(error) {
             return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "
@@ -20,6 +23,9 @@ enum Advice {
         guard let hint = hint(for: error) else { return text }
         return text + " " + hint
     }
+
+    /// The last line of an undo's refusal over later changes.
+    static let undoConflicts = "Undo those first, or give --force to undo only what is still in effect."
 
     /// The command or option that helps after `error`; nil when its message says all there is.
     static func hint(for error: any Error) -> String? {

@@ -169,7 +169,7 @@ struct Session {
             // Each conflict quotes an actor from the log: escaped whole, so that it stays one line.
             Terminal.printError(line: "error: \(UndoError.conflictsHeadline(id))")
             for conflict in conflicts { Terminal.printError(line: "  - \(conflict)") }
-            Terminal.printError(line: "\(UndoError.conflictsAdvice)")
+            Terminal.printError(line: "\(Advice.undoConflicts)")
         } else {
             Terminal.printError("error: " + message)
         }

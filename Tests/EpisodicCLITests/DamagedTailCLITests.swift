@@ -145,6 +145,7 @@ struct DamagedTailCLITests {
         #expect((lines.last??["error"] as? [String: Any])?["kind"] as? String == "damaged")
         #expect(run.err.contains("00000001.seg at byte"))
         #expect(run.err.contains("was acknowledged"))
+        #expect(run.err.contains("`episodic log repair --discard-damaged-tail` gives that commit up"))
         #expect(try fingerprint(cli) == before)
         #expect(!FileManager.default.fileExists(atPath: cli.library + "/quarantine"))
     }

@@ -17,6 +17,7 @@ struct ErrorWordingTests {
             UndoError.noSuchCommand(id), UndoError.conflicts(id, []),
             ProjectionError.unreadableEvent(position: 1, reason: "x"), BackupError.archiveExists(path: "/b"),
             EventLogError.libraryMissing(path: "/l"),
+            EventLogError.damagedAcknowledgedCommit(segment: "00000001.seg", offset: 8, reason: "x"),
         ]
         for error in errors {
             let text = "\(error)"

@@ -267,11 +267,18 @@ struct RecoveryTests {
 }
 
 extension EventLogError {
-    /// Same segment and offset of damage, whatever the reason's words.
+    /// Same segment and offset of damage, whatever the reason's words, and whether or not the damaged
+    /// commit had been acknowledged.
     func isDamage(like other: EventLogError) -> Bool {
-        guard case let .damagedLog(segment, offset, _) = self, case let .damagedLog(otherSegment, otherOffset, _) = other
-        else { return false }
+        guard let (segment, offset) = damagePlace, let (otherSegment, otherOffset) = other.damagePlace else { return false }
         return segment == otherSegment && offset == otherOffset
+    }
+
+    private var damagePlace: (String, UInt64)? {
+        switch self {
+        case let .damagedLog(segment, offset, _), let .damagedAcknowledgedCommit(segment, offset, _): (segment, offset)
+        default: nil
+        }
     }
 }
 

@@ -44,6 +44,8 @@ enum Advice {
             case .noSuchCommand: return "`episodic log` lists commands with their ids."
             default: return nil
             }
+        case EventLogError.damagedAcknowledgedCommit:
+            return "`episodic restore` puts a backup back; `episodic log repair --discard-damaged-tail` gives that commit up."
         case ProjectionError.unreadableEvent, is UnreadableEvent:
             return "Run `episodic log verify`."
         case BackupError.archiveExists:

@@ -179,10 +179,7 @@ extension EventLog {
         guard let proof else { return nil }
         let shown = "\(proof.source) that position \(proof.position) was acknowledged"
         guard case .refuse = acknowledgedTail else { return shown }
-        throw .damagedLog(
-            segment: segment, offset: offset,
-            reason: "\(reason); \(shown), so this is damage, not a torn write. The log is left as it is and writes are "
-                + "refused until it is repaired (or that commit is given up: `episodic log repair --discard-damaged-tail`)")
+        throw .damagedAcknowledgedCommit(segment: segment, offset: offset, reason: "\(reason); \(shown), so this is damage, not a torn write")
     }
 
     /// Whether a whole, valid frame starts anywhere in `bytes` at or after `start`.

@@ -59,7 +59,8 @@ extension EventLog {
         } catch let error as EventLogError {
             let problem: String
             switch error {
-            case let .damagedLog(segment, offset, reason): problem = "\(segment) at byte \(offset): \(reason)"
+            case let .damagedLog(segment, offset, reason), let .damagedAcknowledgedCommit(segment, offset, reason):
+                problem = "\(segment) at byte \(offset): \(reason)"
             case .missingSegment(let name): problem = "segment \(name) is missing"
             case .blobMissing(let ref): problem = "blob \(ref.sha256) is missing"
             case let .blobDamaged(ref, reason): problem = "blob \(ref.sha256) is damaged: \(reason)"

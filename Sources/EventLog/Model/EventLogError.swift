@@ -18,6 +18,9 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
 
     // Damage: the log or a blob is not what was written.
     case damagedLog(segment: String, offset: UInt64, reason: String)
+    /// The log's last commit is damaged, and something (the stream index, a read model) shows it had
+    /// been acknowledged: it is not a torn write, so it is never cut without being asked.
+    case damagedAcknowledgedCommit(segment: String, offset: UInt64, reason: String)
     case missingSegment(name: String)
     case blobMissing(BlobRef)
     case blobDamaged(BlobRef, reason: String)
@@ -76,6 +79,10 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .damagedLog(segment, offset, reason):
             return "the log is damaged in segment \(segment) at byte \(offset): \(reason). "
                 + "Nothing was skipped; restore that segment from a backup, then run verify."
+        case let .damagedAcknowledgedCommit(segment, offset, reason):
+            return "the log's last commit, in segment \(segment) at byte \(offset), is damaged: \(reason). "
+                + "It had been acknowledged, so the log is left as it is and writes are refused until the log is "
+                + "restored from a backup, or until that commit is given up on purpose (EventLog.discardDamagedTail())."
         case let .missingSegment(name):
             return "log segment \(name) is missing. Restore it from a backup; the log cannot be read past the gap."
         case let .blobMissing(ref):
@@ -96,7 +103,7 @@ extension EventLogError: ClassifiedError {
         switch self {
         case .versionConflict, .locked, .diskFull: .busy
         case .libraryMissing: .missing
-        case .damagedLog, .missingSegment, .blobMissing, .blobDamaged: .damaged
+        case .damagedLog, .damagedAcknowledgedCommit, .missingSegment, .blobMissing, .blobDamaged: .damaged
         case .invalidActor, .invalidEvent, .emptyCommit: .usage
         case .libraryPathIsAFile, .libraryNotWritable, .newerFormat, .io: .failure
         }

@@ -135,6 +135,7 @@ struct DamagedReadModelTests {
         // The replay's folder goes when the command ends.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         #expect(read.err.contains(#""kind":"temporary""#) && read.err.contains("beyond the log's head"), "\(read.err)")
+        #expect(read.err.contains("`episodic projections rebuild --all` rebuilds them now"), "\(read.err)")
         #expect(try LibraryFiles.liveGeneration(cli.library) == live)
         #expect(try sqlite(live, checkpoints) == before)
 

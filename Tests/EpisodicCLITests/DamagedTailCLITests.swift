@@ -100,6 +100,7 @@ struct DamagedTailCLITests {
             if kind == .flippedAcknowledgedFrame, arguments.first != "log" {
                 // The answers come from the log as far as it can be read, and say why.
                 #expect(run.err.contains("the log can be read only up to position 4"), "\(arguments): \(run.err)")
+                #expect(run.err.contains("`episodic log repair` says how to mend it"), "\(arguments): \(run.err)")
             }
             #expect(try fingerprint(cli) == before, "`episodic \(arguments.joined(separator: " "))` changed the library (\(kind))")
         }

@@ -34,6 +34,7 @@
 @_exported import struct Projections.ProjectionStatus
 @_exported import struct Projections.ReadModelDifference
 @_exported import enum Projections.ReadModelNotice
+@_exported import enum Projections.ReadModelRemedy
 @_exported import struct Projections.RebuildProgress
 @_exported import enum Projections.ProjectionError
 @_exported import enum Projections.ReadModelFailure

@@ -24,6 +24,14 @@ enum Advice {
         return text + " " + hint
     }
 
+    /// What to type about read models the log does not vouch for.
+    static func hint(for remedy: ReadModelRemedy) -> String {
+        switch remedy {
+        case .rebuild: "`episodic projections rebuild --all` rebuilds them now."
+        case .repairLog: "`episodic log verify` says where the log stops; `episodic log repair` says how to mend it."
+        }
+    }
+
     /// The last line of an undo's refusal over later changes.
     static let undoConflicts = "Undo those first, or give --force to undo only what is still in effect."
 

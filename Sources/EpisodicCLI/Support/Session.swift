@@ -135,11 +135,12 @@ struct Session {
     /// Tells what happened to the read models the answers come from, on stderr: one `warning:` line, or
     /// with `--json` one object (`schemas/cli-output.md`).
     static func warn(_ notice: ReadModelNotice, json: Bool) {
+        let message = "\(notice)" + (notice.remedy.map { " " + Advice.hint(for: $0) } ?? "")
         if json {
-            let record = WarningRecord(warning: .init(kind: notice.kind, message: "\(notice)", eventsBehind: notice.eventsBehind))
+            let record = WarningRecord(warning: .init(kind: notice.kind, message: message, eventsBehind: notice.eventsBehind))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
         } else {
-            Terminal.printError("warning: \(notice)")
+            Terminal.printError("warning: " + message)
         }
     }
 

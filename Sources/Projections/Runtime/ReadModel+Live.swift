@@ -153,7 +153,7 @@ extension ReadModel {
 
     /// Replays the log into a generation in a new temporary folder, removed with the read model.
     static func temporary(
-        because reason: String, projectors: [any Projector], log: EventLog, batchSize: Int,
+        because reason: String, remedy: ReadModelRemedy? = nil, projectors: [any Projector], log: EventLog, batchSize: Int,
         progress: ((RebuildProgress) -> Void)?, notice: ((ReadModelNotice) -> Void)?
     ) throws -> Opened {
         var template = Array((NSTemporaryDirectory() + "episodic-read-XXXXXX").utf8CString)
@@ -168,7 +168,7 @@ extension ReadModel {
             try catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
             try shadow.close()
             let database = try openLive(path, readOnly: false)
-            notice?(.temporary(reason: reason))
+            notice?(.temporary(reason: reason, remedy: remedy))
             return Opened(path: path, database: database, claim: nil, temporaryFolder: folder)
         } catch {
             TemporaryFolders.remove(folder)

@@ -33,8 +33,7 @@ extension ReadModel {
             case let .ahead(checkpoint, head, nil):
                 "it had read the log up to position \(checkpoint), beyond the log's head at \(head) (was the log restored from an older copy?)"
             case let .ahead(checkpoint, head, tail?):
-                "it had read the log up to position \(checkpoint), but the log can be read only up to position \(head): "
-                    + "\(tail) (`episodic log verify` says more)"
+                "it had read the log up to position \(checkpoint), but the log can be read only up to position \(head): \(tail)"
             case .diverged(let position):
                 "the event at position \(position) is not the one it had read there (was the log replaced?)"
             case .staleSchema(let names): "\(names.joined(separator: ", ")) changed schema"
@@ -44,11 +43,17 @@ extension ReadModel {
         /// What becomes of a read model ahead of the log, which readers leave as it is.
         var keptAhead: String {
             guard case .ahead(_, _, let tail) = self, tail != nil else {
-                return "it is kept as it is until a command that writes rebuilds it (`episodic projections rebuild --all` does it now)"
+                return "it is kept as it is until a command that writes rebuilds it"
             }
             // Then it is evidence that the damaged commit was acknowledged: rebuilding it would not mend the log.
             return "it is kept as it is, as a witness that the damaged commit was acknowledged; commands that write are refused "
-                + "until the log is repaired (`episodic log repair` says how)"
+                + "until the log is repaired"
+        }
+
+        /// What the user can do about a read model ahead of the log.
+        var remedyAhead: ReadModelRemedy {
+            if case .ahead(_, _, _?) = self { return .repairLog }
+            return .rebuild
         }
 
         /// The word a set-aside generation is named with; nil when the generation is not kept.

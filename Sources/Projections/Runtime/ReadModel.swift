@@ -77,7 +77,7 @@ public final class ReadModel {
         }
         if case .ahead = problem, let live = found.opened {
             opened = try Self.temporary(
-                because: problem.reason + "; " + problem.keptAhead,
+                because: problem.reason + "; " + problem.keptAhead, remedy: problem.remedyAhead,
                 projectors: projectors, log: log, batchSize: self.batchSize, progress: progress, notice: notice)
             aheadOfLog = (problem, live)
             return
@@ -119,7 +119,7 @@ public final class ReadModel {
         if case .ahead = problem, !asWriter {
             let live = opened
             opened = try Self.temporary(
-                because: problem.reason + "; " + problem.keptAhead,
+                because: problem.reason + "; " + problem.keptAhead, remedy: problem.remedyAhead,
                 projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: onNotice)
             aheadOfLog = (problem, live)
         } else {

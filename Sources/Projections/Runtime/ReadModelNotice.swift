@@ -10,8 +10,9 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
     /// The read models could not be brought up to date: answers are `events` events behind the log.
     case behind(events: UInt64, reason: String)
     /// The library's read models could not be used or made here: answers come from a replay of the log
-    /// into a temporary folder outside the library, removed when the command ends.
-    case temporary(reason: String)
+    /// into a temporary folder outside the library, removed when the command ends. `remedy` is what
+    /// would let the library's own read models be used again, when the user can do something.
+    case temporary(reason: String, remedy: ReadModelRemedy? = nil)
 
     /// A short name, for JSON.
     public var kind: String {
@@ -38,9 +39,27 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
         case let .behind(events, reason):
             "these answers are \(events) event\(events == 1 ? "" : "s") behind the log: the read models could not be "
                 + "brought up to date (\(reason))."
-        case .temporary(let reason):
+        case .temporary(let reason, _):
             "the library's read models cannot be used here (\(reason)); these answers come from a replay of the log "
                 + "into a temporary folder."
         }
+    }
+}
+
+/// What a user can do about read models that the log does not vouch for: the library names it, an app
+/// or the CLI says how.
+public enum ReadModelRemedy: Sendable, Equatable {
+    /// A command that writes rebuilds the read models; a rebuild asked for now does it at once.
+    case rebuild
+    /// The log cannot be read to its end, and must be repaired (or restored) before the read models can
+    /// be rebuilt.
+    case repairLog
+}
+
+extension ReadModelNotice {
+    /// What the user can do, when there is something.
+    public var remedy: ReadModelRemedy? {
+        if case .temporary(_, let remedy) = self { return remedy }
+        return nil
     }
 }

@@ -28,7 +28,7 @@ extension Library {
     /// are done.
     public func submit(
         _ submissions: [Submission], actor: String, atomic: Bool = false, keepGoing: Bool = false,
-        clock: () -> Timestamp = { Timestamp(Date())! }, progress: ((Int) -> Void)? = nil
+        clock: () -> Timestamp = { .now }, progress: ((Int) -> Void)? = nil
     ) throws -> SubmitReport {
         let (results, readModelError) = try runWritePath { writer, workspace in
             var results: [Result<SubmitOutcome, SubmitFailure>] = []

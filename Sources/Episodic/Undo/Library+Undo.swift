@@ -19,7 +19,7 @@ extension Library {
     /// catches them up.
     public func undo(
         _ target: UndoTarget, actor: String, force: Bool = false, dryRun: Bool = false,
-        clock: () -> Timestamp = { Timestamp(Date())! }
+        clock: () -> Timestamp = { .now }
     ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?, readModelError: (any Error)?) {
         let ((plan, outcome), readModelError) = try runWritePath { writer, workspace -> (UndoPlan, SubmitOutcome?) in
             let command = try resolve(target)

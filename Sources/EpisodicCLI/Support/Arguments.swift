@@ -6,11 +6,6 @@ extension Identifier: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
 
-extension Timestamp {
-    /// The current time: the shell's clock, which commands carry into the domain.
-    static var now: Timestamp { Timestamp(Date())! }
-}
-
 /// Dates as people write them and read them.
 enum Dates {
     /// The day part, `2026-11-21`.

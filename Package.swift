@@ -19,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `swift package generate-documentation` (tools/docs): the DocC catalog in Sources/Episodic/Episodic.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin.git", from: "1.5.0"),
+        // A shared library's log on PostgreSQL: the wire protocol, without an ORM.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // liblz4 from the system (Debian: liblz4-dev).
@@ -37,6 +40,15 @@ let package = Package(
                 "CoreValues",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        // A shared library's log on PostgreSQL: the versioned schema, the append, reading by position.
+        .target(
+            name: "PostgresLog",
+            dependencies: [
+                "CoreValues", "EventLog",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Schema")]
         ),
         // The podcast production domain as pure deciders: no I/O, no clock, no randomness.
         .target(name: "PodcastDomain", dependencies: ["CoreValues"]),
@@ -154,6 +166,14 @@ let package = Package(
             name: "ThumbnailRendererTests",
             dependencies: ["ThumbnailRenderer", "EventLog", "TestSupport"],
             exclude: ["Fixtures"]
+        ),
+        // The shared log on a real PostgreSQL server, started by the tests themselves (initdb, pg_ctl).
+        .testTarget(
+            name: "PostgresLogTests",
+            dependencies: [
+                "PostgresLog", "EventLog", "CoreValues",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(
             name: "ProjectionsTests",

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A shared library's tables on PostgreSQL, one schema per library, brought to this build's version
+/// by Episodic itself: each `NNNN-*.sql` file of `Schema/` (also `schemas/postgres/` in the
+/// repository) not yet applied is run, in order, in one transaction.
+public enum PostgresSchema {
+    /// The highest version this build knows: the number of the last DDL file.
+    public static var version: Int { migrations.last?.version ?? 0 }
+
+    /// What can go wrong bringing a schema up to date.
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The schema name is not a plain identifier (letters, digits, underscores; not a digit first).
+        case invalidSchemaName(String)
+        /// The schema was brought to a version newer than this build knows.
+        case newerSchema(schema: String, found: Int, supported: Int)
+        /// This build's DDL files are missing (a broken installation).
+        case missingMigrations
+
+        public var description: String {
+            switch self {
+            case .invalidSchemaName(let name):
+                "\(name) cannot name a library's schema: use letters, digits and underscores, not starting with a digit."
+            case let .newerSchema(schema, found, supported):
+                "the shared library in schema \(schema) is at version \(found), newer than this build knows (up to \(supported))."
+            case .missingMigrations:
+                "this build's PostgreSQL schema files are missing."
+            }
+        }
+    }
+
+    /// A schema name that can be written into DDL unquoted.
+    public static func validate(_ schema: String) throws(Failure) {
+        let allowed = schema.utf8.allSatisfy { $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) }
+        guard allowed, let first = schema.utf8.first, !(first >= 0x30 && first <= 0x39), schema.utf8.count <= 63 else {
+            throw .invalidSchemaName(schema)
+        }
+    }
+
+    /// Creates `schema` if needed and applies the DDL versions it lacks, then gives a new library its
+    /// log head with `libraryID`. Returns the library's id (the existing one for a library already
+    /// there). Several machines may call it at once: the version table's lock serialises them.
+    @discardableResult
+    public static func prepare(
+        _ schema: String, libraryID: UUID, on connection: PostgresConnection, logger: Logger
+    ) async throws -> UUID {
+        try validate(schema)
+        let migrations = Self.migrations
+        guard !migrations.isEmpty else { throw Failure.missingMigrations }
+        do {
+            return try await prepareInTransaction(schema, libraryID: libraryID, migrations: migrations, on: connection, logger: logger)
+        } catch let error as PostgresTransactionError {
+            // The statement's own error, not the transaction's wrapper, unless the transaction failed.
+            throw error.closureError ?? error
+        }
+    }
+
+    private static func prepareInTransaction(
+        _ schema: String, libraryID: UUID, migrations: [(version: Int, sql: String)], on connection: PostgresConnection,
+        logger: Logger
+    ) async throws -> UUID {
+        try await connection.withTransaction(logger: logger) { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
+            try await connection.query(
+                "CREATE TABLE IF NOT EXISTS schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+                logger: logger)
+            try await connection.query("LOCK TABLE schema_versions IN EXCLUSIVE MODE", logger: logger)
+            var applied = 0
+            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_versions", logger: logger)
+                .decode(Int.self) { applied = version }
+            guard applied <= Self.version else {
+                throw Failure.newerSchema(schema: schema, found: applied, supported: Self.version)
+            }
+            for migration in migrations where migration.version > applied {
+                for statement in statements(in: migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO schema_versions (version) VALUES (\(migration.version))", logger: logger)
+            }
+            try await connection.query(
+                "INSERT INTO log_head (library_id) VALUES (\(libraryID)) ON CONFLICT (singleton) DO NOTHING", logger: logger)
+            var id = libraryID
+            for try await found in try await connection.query("SELECT library_id FROM log_head", logger: logger).decode(UUID.self) {
+                id = found
+            }
+            return id
+        }
+    }
+
+    /// The statements of a DDL file, one at a time (the extended protocol takes one per query): each
+    /// ends with a `;` at the end of a line outside a `$$` body. Our own files are written that way.
+    static func statements(in sql: String) -> [String] {
+        var statements: [String] = [], current: [Substring] = [], inBody = false
+        for line in sql.split(separator: "\n", omittingEmptySubsequences: false) {
+            let code = line.hasPrefix("--") ? "" : line
+            if code.isEmpty && current.isEmpty { continue }
+            current.append(line)
+            if code.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody, code.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+                statements.append(current.joined(separator: "\n"))
+                current = []
+            }
+        }
+        return statements
+    }
+
+    /// The DDL files, by the version their name begins with.
+    static var migrations: [(version: Int, sql: String)] {
+        guard let folder = Bundle.module.url(forResource: "Schema", withExtension: nil),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path)
+        else { return [] }
+        return names.filter { $0.hasSuffix(".sql") }.sorted().compactMap { name in
+            guard let version = Int(name.prefix { $0.isNumber }),
+                let sql = try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            else { return nil }
+            return (version, sql)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// A real PostgreSQL server for this test process: `initdb` and `pg_ctl` (as the `postgres` user when
+/// the tests run as root, which PostgreSQL refuses to run as), in a temporary folder, listening only on
+/// a Unix socket there, with `fsync=off` (tests, not benchmarks). Started on first use and stopped
+/// when the process exits. When no server can be started, ``unavailable`` says why and the tests that
+/// need one are skipped, saying so.
+final class PostgresServer: Sendable {
+    static let shared: PostgresServer? = start()
+    /// Why no server could be started; nil when one runs.
+    nonisolated(unsafe) static var unavailable: String?
+
+    static var isAvailable: Bool {
+        if shared == nil {
+            FileHandle.standardError.write(Data("PostgreSQL tests skipped: \(unavailable ?? "no server")\n".utf8))
+        }
+        return shared != nil
+    }
+
+    let folder: String
+    let socket: String
+    static let logger = Logger(label: "episodic.tests.postgres")
+
+    private init(folder: String) {
+        self.folder = folder
+        socket = folder + "/.s.PGSQL.5432"
+    }
+
+    /// A new connection, as the `postgres` superuser.
+    func connect() async throws -> PostgresConnection {
+        try await PostgresConnection.connect(
+            configuration: .init(unixSocketPath: socket, username: "postgres", password: nil, database: "postgres"),
+            id: Int.random(in: 1...Int.max), logger: Self.logger)
+    }
+
+    /// A schema name no other test uses.
+    static func freshSchema() -> String { "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+
+    private static func start() -> PostgresServer? {
+        guard let bin = binaries() else {
+            unavailable = "no initdb and pg_ctl under /usr/lib/postgresql (install the postgresql package)"
+            return nil
+        }
+        var template = Array((NSTemporaryDirectory() + "episodic-postgres-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else { unavailable = "cannot make a temporary folder"; return nil }
+        let folder = String(cString: made)
+        let asRoot = getuid() == 0
+        if asRoot {
+            guard run("/bin/chown", ["postgres:postgres", folder]) == 0 else {
+                unavailable = "running as root, and there is no postgres user to run the server as"
+                return nil
+            }
+        }
+        let data = folder + "/data"
+        let initdb = [bin + "/initdb", "-D", data, "--no-sync", "-A", "trust", "-U", "postgres", "-E", "UTF8"]
+        guard run(asRoot, initdb) == 0 else { unavailable = "initdb failed in \(folder)"; return nil }
+        let options = "-p 5432 -k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=60"
+        let start = [bin + "/pg_ctl", "-D", data, "-l", folder + "/server.log", "-w", "-o", options, "start"]
+        guard run(asRoot, start) == 0 else { unavailable = "pg_ctl could not start a server (see \(folder)/server.log)"; return nil }
+        stopCommand = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
+        removeFolder = folder
+        atexit {
+            _ = PostgresServer.run(PostgresServer.stopCommand[0], Array(PostgresServer.stopCommand.dropFirst()))
+            try? FileManager.default.removeItem(atPath: PostgresServer.removeFolder)
+        }
+        return PostgresServer(folder: folder)
+    }
+
+    nonisolated(unsafe) private static var stopCommand: [String] = []
+    nonisolated(unsafe) private static var removeFolder = ""
+
+    private static func binaries() -> String? {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        return versions.reversed().map { "\(root)/\($0)/bin" }.first { FileManager.default.isExecutableFile(atPath: $0 + "/pg_ctl") }
+    }
+
+    private static func run(_ asRoot: Bool, _ command: [String]) -> Int32 {
+        asRoot ? run("/usr/sbin/runuser", ["-u", "postgres", "--"] + command) : run(command[0], Array(command.dropFirst()))
+    }
+
+    /// Runs `executable` and waits for it, with posix_spawn and waitpid rather than Foundation's
+    /// `Process`, which can hang waiting for a child here (during a static initializer, while tests run
+    /// on other threads). Its output goes to /dev/null. Returns its exit status, or -1.
+    @discardableResult
+    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return -1 }
+        }
+        // Exited normally: the status's exit code; killed: -1.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+    }
+}

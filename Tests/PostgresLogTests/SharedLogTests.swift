@@ -174,4 +174,44 @@ struct SharedLogTests {
         #expect(logged == [1])
         }
     }
+
+    @Test("a client killed with SIGKILL in the middle of an append leaves the head as it was and the lock free")
+    func killedMidAppend() async throws {
+        try await withLibrary { schema, connection in
+            _ = try await PostgresAppend.append(commit([("episode-1", "EpisodeCreated")]), schema: schema, on: connection, logger: logger)
+            // A client that appends, then sleeps inside the same transaction: it holds the head's lock.
+            let sql = """
+                BEGIN;
+                SELECT \(schema).append('{}', '{}', ARRAY['episode-2'], ARRAY['EpisodeCreated'], ARRAY[1], ARRAY['{}'],
+                    ARRAY[''], 0, 'killed', gen_random_uuid(), NULL, '{}', '{}', '{}', '{}', '{}', '{}', '{}');
+                SELECT pg_sleep(60);
+                """
+            let pid = try #require(PostgresServer.shared!.startClient(running: sql))
+            // Wait until it is asleep, holding the lock: an append with a short lock timeout then fails.
+            var holding = false
+            for _ in 0..<100 where !holding {
+                try await Task.sleep(for: .milliseconds(50))
+                var sleeping = 0
+                for try await count in try await connection.query(
+                    "SELECT count(*)::int FROM pg_stat_activity WHERE query LIKE '%pg_sleep(60)%' AND state = 'active' AND pid <> pg_backend_pid()",
+                    logger: logger
+                ).decode(Int.self) { sleeping = count }
+                holding = sleeping > 0
+            }
+            #expect(holding, "the killed client never reached its sleep")
+            try await connection.query("SET lock_timeout = '200ms'", logger: logger)
+            await #expect(throws: PSQLError.self, "the client holds the head's lock") {
+                _ = try await PostgresAppend.append(self.commit([("episode-3", "EpisodeCreated")]), schema: schema, on: connection, logger: self.logger)
+            }
+
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            try await connection.query("SET lock_timeout = '10s'", logger: logger)
+            let next = try await PostgresAppend.append(commit([("episode-3", "EpisodeCreated")]), schema: schema, on: connection, logger: logger)
+            #expect(next == LogPosition(2)...LogPosition(2), "the killed append left no position behind")
+            let logged = try await positions(schema, after: 0, on: connection)
+            #expect(logged == [1, 2])
+        }
+    }
 }

@@ -76,18 +76,8 @@ final class PostgresServer: Sendable {
     /// Starts `psql` running `sql` against this server, as a separate client process, and returns its
     /// pid without waiting: for a client killed in the middle of what it runs.
     func startClient(running sql: String) -> pid_t? {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let arguments = [Self.psql, "-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql]
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        return posix_spawn(&pid, Self.psql, &actions, nil, argv, environ) == 0 ? pid : nil
+        Self.spawn(Self.psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql])
     }
-
     nonisolated(unsafe) private static var stopCommand: [String] = []
     nonisolated(unsafe) private static var removeFolder = ""
 
@@ -103,9 +93,20 @@ final class PostgresServer: Sendable {
 
     /// Runs `executable` and waits for it, with posix_spawn and waitpid rather than Foundation's
     /// `Process`, which can hang waiting for a child here (during a static initializer, while tests run
-    /// on other threads). Its output goes to /dev/null. Returns its exit status, or -1.
+    /// on other threads). Returns its exit status, or -1.
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+        guard let pid = spawn(executable, arguments) else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else { return -1 }
+        }
+        // Exited normally: the status's exit code; killed: -1.
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+    }
+
+    /// Starts `executable` with its output going to /dev/null; its pid, or nil.
+    static func spawn(_ executable: String, _ arguments: [String]) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -114,12 +115,6 @@ final class PostgresServer: Sendable {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        guard posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
-        // Exited normally: the status's exit code; killed: -1.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+        return posix_spawn(&pid, executable, &actions, nil, argv, environ) == 0 ? pid : nil
     }
 }

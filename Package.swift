@@ -41,7 +41,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        // A shared library's log on PostgreSQL: the versioned schema, the append, reading by position.
+        // A shared library's log on PostgreSQL: the versioned schema, the append, the store that keeps
+        // this machine's copy of the log in step with the server.
         .target(
             name: "PostgresLog",
             dependencies: [
@@ -77,7 +78,10 @@ let package = Package(
             resources: [.copy("Schemas")]
         ),
         // The library facade: open a library, resolve names, submit commands under the writer lock.
-        .target(name: "Episodic", dependencies: ["EventCodec", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer"]),
+        .target(
+            name: "Episodic",
+            dependencies: ["EventCodec", "EventLog", "PodcastDomain", "PostgresLog", "Projections", "ThumbnailRenderer"]
+        ),
         // `episodic`, the command line: parses, prints, and maps errors to exit codes; the work is the facade's.
         .executableTarget(
             name: "EpisodicCLI",
@@ -171,8 +175,8 @@ let package = Package(
         .testTarget(
             name: "PostgresLogTests",
             dependencies: [
-                "PostgresLog", "EventLog", "CoreValues",
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                "PostgresLog", "EventLog", "CoreValues", "TestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

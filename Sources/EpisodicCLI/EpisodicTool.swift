@@ -19,7 +19,7 @@ struct EpisodicTool: ParsableCommand {
             (try again); 1 anything else.
             """,
         subcommands: [
-            InitCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
+            InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
             LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, BackupCommand.self, RestoreCommand.self,
         ]

@@ -20,7 +20,7 @@ struct LogStoreContractTests {
         try store.withWriter(acknowledgedThrough: nil) { writer in
             try writer.append(
                 Commit(events: events, expectations: expecting, commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch),
-                blobs: blobs)
+                blobs: blobs, claims: [])
         }
     }
 

@@ -224,7 +224,7 @@ struct SearchTests {
     func documentNumbers() throws {
         let database = try DatabaseQueue()
         try database.write { db in
-            try db.execute(sql: SearchProjector(blobs: BlobStore(directory: "/")).schema())
+            try db.execute(sql: SearchProjector(blobs: BlobReader(BlobStore(directory: "/"))).schema())
             let number = try SearchProjector.freeDocumentNumber(for: Scene.episode(1), in: db)
             #expect(try SearchProjector.freeDocumentNumber(for: Scene.episode(1), in: db) == number)
             #expect(try SearchProjector.freeDocumentNumber(for: Scene.episode(2), in: db) != number)

@@ -28,7 +28,7 @@ extension Library {
                 next = store.head.next
             }
             if let end = filter.end, next > end { return }
-            Thread.sleep(forTimeInterval: pollInterval.seconds)
+            store.waitForChange(timeout: pollInterval)
         }
     }
 

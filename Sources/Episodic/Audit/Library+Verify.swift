@@ -16,18 +16,24 @@ public struct LibraryVerification: Sendable {
     public var comparedAt: LogPosition?
     /// Live episodes whose transcript could not be indexed for search.
     public var searchProblems: [SearchProblem]
+    /// For a shared library: the server's log against this machine's copy.
+    public var server: SharedLogCheck?
 
-    public var isClean: Bool { log.isClean && readModelProblems.isEmpty && readModel.isEmpty && searchProblems.isEmpty }
+    public var isClean: Bool {
+        log.isClean && readModelProblems.isEmpty && readModel.isEmpty && searchProblems.isEmpty && server?.isClean != false
+    }
 }
 
 extension Library {
     /// Checks the log, its blobs, and the read models: SQLite's integrity check, then every row against a
-    /// replay of the log into a temporary folder. Changes nothing in the library but a malformed read
+    /// replay of the log into a temporary folder. For a shared library, the copy first catches up with
+    /// the server, and the server's commits are hashed and compared with the copy's. Changes nothing in the library but a malformed read
     /// model, set aside (when it can be) for the next command to rebuild. The replay is skipped when the
     /// log itself is damaged, since it would stop at the damage.
     public func verify(progress: ((RebuildProgress) -> Void)? = nil) throws -> LibraryVerification {
         var result = Self.logOnly(try log.verify(), at: path)
         guard result.log.isClean else { return result }
+        result.server = try checkServer()
         let model = try readModel()
         // A read model that opening found wanting was damage too, though it is rebuilt by now.
         for case .rebuilt(let reason, let kept) in notices {
@@ -63,6 +69,7 @@ extension Library {
             report.unacknowledgedTail = nil
         }
         return LibraryVerification(
-            log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [])
+            log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [],
+            server: nil)
     }
 }

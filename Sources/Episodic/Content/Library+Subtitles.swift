@@ -10,7 +10,7 @@ extension Library {
         guard let subtitles = episode.subtitles else { throw LibraryError.noSubtitles(id) }
         do {
             return (try store.blob(subtitles.blob), episode.subtitlesOutdated)
-        } catch {
+        } catch let error as EventLogError {
             throw LibraryError.blobUnreadable(error)
         }
     }

@@ -19,6 +19,10 @@
 @_exported import enum EventLog.EventLogError
 @_exported import enum EventLog.BackupError
 
+// A shared library's server.
+@_exported import struct PostgresLog.PostgresEndpoint
+@_exported import enum PostgresLog.SharedLogError
+
 // The log's events as the domain's.
 @_exported import struct EventCodec.UnreadableEvent
 

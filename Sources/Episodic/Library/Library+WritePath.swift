@@ -7,6 +7,10 @@ extension Library {
     /// loads states and facts through the ``Workspace``, decides, stores blobs and appends through the
     /// writer; then project what it appended.
     ///
+    /// On a shared library, a commit a teammate's overtook (``LogStoreRace``) is decided again on the
+    /// copy that now holds theirs, up to ``decisionAttempts`` times; `body` must then have appended
+    /// nothing, and a batch that appends as it goes retries each command itself.
+    ///
     /// A read model that SQLite finds malformed while `body` runs is set aside and rebuilt before the
     /// error goes on. Once `body` returns, what it appended is acknowledged: a read model that cannot then
     /// be brought up to date does not fail the change; the error is returned as `readModelError`, and
@@ -22,22 +26,35 @@ extension Library {
                 try model.recover(fromMalformed: error, log: log, lockHeld: true)
             }
             model.removeLeftovers()
-            let result: Result
-            do {
-                result = try body(writer, Workspace(log: store, readModel: model))
-            } catch {
-                recoverIfMalformed(error, model)
-                throw error
+            var result: Result?
+            var attempt = 1
+            while result == nil {
+                do {
+                    result = try body(writer, Workspace(log: store, readModel: model))
+                } catch is LogStoreRace where attempt < Self.decisionAttempts {
+                    // A teammate's commit came first; the copy now holds it: decide again on it.
+                    attempt += 1
+                    try model.catchUp(with: log)
+                } catch let race as LogStoreRace {
+                    throw race.refusal
+                } catch {
+                    recoverIfMalformed(error, model)
+                    throw error
+                }
             }
             do {
                 try model.catchUp(with: log)
-                return (result, nil)
+                return (result!, nil)
             } catch {
                 recoverIfMalformed(error, model)
-                return (result, error)
+                return (result!, error)
             }
         }
     }
+
+    /// How many times a change is decided when a shared library's teammates keep overtaking it (a
+    /// ``LogStoreRace``) before the refusal is the answer.
+    static let decisionAttempts = 5
 
     /// Sets aside and rebuilds `model` if `error` is SQLite finding it malformed, for the next command;
     /// any other error, and a rebuild that fails, leave it for the next command to find.

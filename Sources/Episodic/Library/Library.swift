@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import PostgresLog
 import Projections
 
 /// A podcast production library on disk: the event log (the truth), its blob store, and the read
@@ -14,7 +15,7 @@ public final class Library {
     /// The log: the truth, behind the facade. Apps reach it through the library's calls.
     package let log: EventLog
     /// Where commits go and where the decisions read their streams and content: the log above, for a
-    /// library in a folder.
+    /// library in a folder; for a shared library, the server, with the log above as this machine's copy.
     package let store: any LogStore
     private let progress: ((RebuildProgress) -> Void)?
     private let onNotice: ((ReadModelNotice) -> Void)?
@@ -38,7 +39,11 @@ public final class Library {
         self.path = path
         let log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
         self.log = log
-        self.store = log
+        if let shared = try SharedLibraryFile.load(library: path) {
+            self.store = SharedStore(local: log, endpoint: try shared.endpoint(), schema: shared.schema)
+        } else {
+            self.store = log
+        }
         self.progress = progress
         self.onNotice = notice
     }
@@ -63,7 +68,11 @@ public final class Library {
     /// any projector whose schema changed.
     package func readModel() throws -> ReadModel {
         if let openedReadModel { return openedReadModel }
-        let model = try ReadModel(library: path, log: log, progress: progress, notice: { [weak self] in self?.tell($0) })
+        let blobs = (store as? SharedStore).map { shared in BlobReader { [blobs = shared.blobs] in try blobs.blob($0) } }
+            ?? BlobReader(log.blobs)
+        let model = try ReadModel(
+            library: path, log: log, projectors: Projectors.standard(blobs: blobs), progress: progress,
+            notice: { [weak self] in self?.tell($0) })
         openedReadModel = model
         return model
     }
@@ -76,7 +85,10 @@ public final class Library {
     /// says how far behind.
     package func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
         let model = try readModel()
-        try log.refresh()
+        try store.refresh()
+        if let shared = store as? SharedStore, case .failed(let error) = shared.lastContact {
+            tell(.offline(reason: error.briefly, asOf: try lastEventTime()))
+        }
         do {
             try catchUpIfBehind(model, progress: progress)
         } catch where ReadModelFailure.isMalformed(error) {
@@ -113,6 +125,15 @@ public final class Library {
         } catch where ReadModelFailure.isRefusalToWrite(error) {
             tell(.behind(events: try behind(), reason: "\(error)"))
         }
+    }
+
+    /// When the copy's last event was written: how old a shared library's answers are when its server
+    /// cannot be reached.
+    private func lastEventTime() throws -> Timestamp? {
+        guard log.head != .none else { return nil }
+        var time: Timestamp?
+        try log.read(from: log.head, through: log.head) { time = $0.timestamp }
+        return time
     }
 
     private func tell(_ notice: ReadModelNotice) {

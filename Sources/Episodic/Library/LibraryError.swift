@@ -13,6 +13,10 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTime(String)
     /// A blob the library should hold cannot be read.
     case blobUnreadable(EventLogError)
+    /// The folder is already the side of a shared library (it has a `SHARED` file).
+    case alreadyShared(path: String)
+    /// A new shared library, or a clone, needs a folder without events; this one has some.
+    case libraryHasEvents(path: String, events: UInt64)
 
     public var description: String {
         switch self {
@@ -30,6 +34,11 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             "\"\(text)\" is not a date or time. Write it as 2026-11-21, or 2026-11-21T18:30:00Z (UTC)."
         case .blobUnreadable(let error):
             error.description
+        case .alreadyShared(let path):
+            "the library at \(path) is already the side of a shared library (its SHARED file says where); nothing was changed."
+        case let .libraryHasEvents(path, events):
+            "the library at \(path) already holds \(events) event\(events == 1 ? "" : "s"); nothing was changed. "
+                + "`episodic push <url>` moves it to a server, or choose an empty folder."
         }
     }
 }
@@ -37,7 +46,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LibraryError: ClassifiedError {
     public var kind: ErrorKind {
         switch self {
-        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .invalidTime: .refused
+        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .invalidTime, .alreadyShared,
+            .libraryHasEvents: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind
         }

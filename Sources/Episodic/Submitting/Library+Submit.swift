@@ -33,28 +33,40 @@ extension Library {
         let (results, readModelError) = try runWritePath { writer, workspace in
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
-            for (index, submission) in submissions.enumerated() {
-                do {
-                    let decision = try workspace.decide(submission)
-                    let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
-                    if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
-                    let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
-                    workspace.hold(blobs)
-                    var outcome = SubmitOutcome(
-                        name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created)
-                    if atomic {
-                        outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
-                    } else {
-                        outcome.positions = try batch.append(to: writer, actor: actor, at: clock())
+            commands: for (index, submission) in submissions.enumerated() {
+                var attempt = 1
+                while true {
+                    do {
+                        let decision = try workspace.decide(submission)
+                        let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
+                        if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
+                        let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
+                        workspace.hold(blobs)
+                        var outcome = SubmitOutcome(
+                            name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created)
+                        if atomic {
+                            outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
+                        } else {
+                            outcome.positions = try batch.append(to: writer, actor: actor, at: clock())
+                        }
+                        results.append(.success(outcome))
+                    } catch is LogStoreRace where attempt < Self.decisionAttempts {
+                        // A teammate's commit came first, and earlier commands of the batch are already
+                        // appended: decide this one again on the copy that now holds theirs.
+                        attempt += 1
+                        try workspace.readModel.catchUp(with: log)
+                        workspace.forgetStreams()
+                        continue
+                    } catch {
+                        let error = (error as? LogStoreRace)?.refusal ?? error
+                        // A read model found malformed deciding is rebuilt now, for the next command.
+                        recoverIfMalformed(error, workspace.readModel)
+                        let failure = SubmitFailure(index: index, name: submission.name, error: error)
+                        if atomic { throw failure }
+                        results.append(.failure(failure))
+                        if !keepGoing || !failure.isRefusal { break commands }
                     }
-                    results.append(.success(outcome))
-                } catch {
-                    // A read model found malformed deciding is rebuilt now, for the next command.
-                    recoverIfMalformed(error, workspace.readModel)
-                    let failure = SubmitFailure(index: index, name: submission.name, error: error)
-                    if atomic { throw failure }
-                    results.append(.failure(failure))
-                    if !keepGoing || !failure.isRefusal { break }
+                    break
                 }
                 progress?(index + 1)
             }

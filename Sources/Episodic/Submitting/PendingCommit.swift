@@ -1,5 +1,6 @@
 import CoreValues
 import EventLog
+import EventCodec
 import PodcastDomain
 
 /// The events of one commit being gathered: their blobs, and what each stream must hold before it.
@@ -33,11 +34,12 @@ struct PendingCommit {
         return first
     }
 
-    /// Stores the blobs, then appends the events as one commit; nil when there are no events.
+    /// Stores the blobs, then appends the events as one commit, with the claims they make (which only a
+    /// shared log takes); nil when there are no events.
     func append(to writer: any LogAppender, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
         guard !events.isEmpty else { return nil }
         return try writer.append(Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
-            actor: actor, timestamp: time, undoes: undoes), blobs: blobs).positions
+            actor: actor, timestamp: time, undoes: undoes), blobs: blobs, claims: ClaimChange.changes(for: events)).positions
     }
 }

@@ -32,6 +32,16 @@ final class Workspace {
         self.readModel = readModel
     }
 
+    /// Forgets every stream loaded so far, keeping the batch's content: for a batch whose commands are
+    /// all appended, after the log has grown under it (a shared library's teammates), so that the next
+    /// command reads the streams again.
+    func forgetStreams() {
+        state = LibraryState()
+        loaded = []
+        versions = [:]
+        storedNames = nil
+    }
+
     // MARK: States
 
     func podcast(_ id: PodcastID) throws -> PodcastState {
@@ -91,7 +101,7 @@ final class Workspace {
         if let bytes = pendingBlobs[ref] { return bytes }
         do {
             return try log.blob(ref)
-        } catch {
+        } catch let error as EventLogError {
             throw LibraryError.blobUnreadable(error)
         }
     }

@@ -136,6 +136,12 @@ struct LogCommands: ParsableCommand {
                     lines.append("  The log is intact; `episodic projections rebuild --all` rebuilds the read models from it.")
                 }
             }
+            if let server = result.server {
+                lines.append(server.isClean
+                    ? "server: \(server.location) holds the same \(server.localHead) events, hashing to \(server.serverHash)"
+                    : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
+                        + "hash to \(server.serverHash), this machine's to \(server.localHash)")
+            }
             if !result.searchProblems.isEmpty {
                 lines.append("search: \(result.searchProblems.count) transcript(s) could not be indexed")
                 lines += result.searchProblems.map { "  - episode \($0.episodeID): \($0.message)" }
@@ -214,6 +220,16 @@ private struct VerifyRecord: Encodable {
     var comparedAt: UInt64?
     var readModelDifferences: [Difference]
     var searchProblems: [String]
+    var server: Server?
+
+    struct Server: Encodable {
+        var location: String
+        var serverHead: UInt64
+        var localHead: UInt64
+        var serverHash: String
+        var localHash: String
+        var clean: Bool
+    }
 
     init(_ result: LibraryVerification) {
         clean = result.isClean
@@ -230,5 +246,10 @@ private struct VerifyRecord: Encodable {
             Difference(table: $0.table, id: $0.id, column: $0.column, live: $0.live, replayed: $0.replayed)
         }
         searchProblems = result.searchProblems.map { "episode \($0.episodeID): \($0.message)" }
+        server = result.server.map {
+            Server(
+                location: $0.location, serverHead: $0.serverHead.rawValue, localHead: $0.localHead.rawValue, serverHash: $0.serverHash,
+                localHash: $0.localHash, clean: $0.isClean)
+        }
     }
 }

@@ -10,4 +10,13 @@ public enum DomainEvents {
             throw UnreadableEvent(position: envelope.position.rawValue, reason: error.description)
         }
     }
+
+    /// The same for an event copied out of the log.
+    public static func decode(_ event: RecordedEvent) throws(UnreadableEvent) -> DomainEvent {
+        do {
+            return try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: event.payload)
+        } catch {
+            throw UnreadableEvent(position: event.position.rawValue, reason: error.description)
+        }
+    }
 }

@@ -72,6 +72,12 @@ public struct BlobStore: Sendable {
 
     /// The content of `ref`, checked against its hash.
     public func get(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
+        try Self.content(ofFile: stored(ref), as: ref)
+    }
+
+    /// The bytes of `ref`'s file as stored (one LZ4 frame), checked against its hash: what a shared
+    /// library's server keeps.
+    public func stored(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
         let file: File
         do {
             file = try File.openForReading(path(for: ref))
@@ -79,7 +85,18 @@ public struct BlobStore: Sendable {
             if case .io(_, _, let code) = error, code == ENOENT { throw .blobMissing(ref) }
             throw error
         }
-        return try Self.content(ofFile: file.readAll(), as: ref)
+        let bytes = try file.readAll()
+        _ = try Self.content(ofFile: bytes, as: ref)
+        return bytes
+    }
+
+    /// Stores the content that a blob file's bytes (`stored`, from ``stored(_:)``) hold, once they are
+    /// checked against `ref`; returns the content.
+    @discardableResult
+    public func put(stored: [UInt8], as ref: BlobRef) throws(EventLogError) -> [UInt8] {
+        let content = try Self.content(ofFile: stored, as: ref)
+        _ = try put(content)
+        return content
     }
 
     /// The content a blob file's bytes hold, checked against `ref`.

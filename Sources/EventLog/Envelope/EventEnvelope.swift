@@ -92,6 +92,14 @@ public struct RecordedEvent: Sendable, Equatable {
     public var blobs: [BlobRef]
     public var payload: [UInt8]
 
+    public init(
+        position: LogPosition, stream: StreamID, streamVersion: Int, type: String, schemaVersion: Int, timestamp: Timestamp,
+        actor: String, commandID: CommandID, undoes: CommandID?, blobs: [BlobRef], payload: [UInt8]
+    ) {
+        (self.position, self.stream, self.streamVersion, self.type, self.schemaVersion) = (position, stream, streamVersion, type, schemaVersion)
+        (self.timestamp, self.actor, self.commandID, self.undoes, self.blobs, self.payload) = (timestamp, actor, commandID, undoes, blobs, payload)
+    }
+
     public init(_ envelope: EventEnvelope) {
         position = envelope.position
         stream = envelope.stream

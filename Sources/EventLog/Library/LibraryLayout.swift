@@ -48,7 +48,7 @@ struct LibraryLayout {
     static func formatText(_ version: UInt32) -> String { "episodic library format \(version)\n" }
 
     /// Makes the folders, the ID and the FORMAT file of a new library; does nothing to an existing one.
-    static func create(at root: String) throws(EventLogError) -> LibraryLayout {
+    static func create(at root: String, id: LibraryID = LibraryID()) throws(EventLogError) -> LibraryLayout {
         var layout = LibraryLayout(root: root, storedVersion: formatVersion)
         switch FileSystem.isDirectory(root) {
         case false?: throw .libraryPathIsAFile(path: root)
@@ -65,7 +65,7 @@ struct LibraryLayout {
             if isNew { try FileSystem.syncDirectory((root as NSString).deletingLastPathComponent) }
             let folder = try Folder.library(root)
             for name in ["log", "index", "blobs"] { _ = try folder.subfolder(name, creating: true) }
-            try layout.writeID(LibraryID())
+            try layout.writeID(id)
             // FORMAT last: a folder without it is not a library yet, whatever else a crash left in it.
             try layout.upgradeFormat()
         } catch {
@@ -125,11 +125,14 @@ struct LibraryLayout {
     }
 }
 
-/// A library's id: a random UUID chosen when the library is created, where its hash chain starts.
-struct LibraryID: Equatable {
-    let uuid: UUID
+/// A library's id: a random UUID chosen when the library is created, where its hash chain starts. A
+/// shared library's copies on every machine carry the id of the library they copy.
+public struct LibraryID: Hashable, Sendable, CustomStringConvertible {
+    public let uuid: UUID
 
-    init(_ uuid: UUID = UUID()) { self.uuid = uuid }
+    public init(_ uuid: UUID = UUID()) { self.uuid = uuid }
+
+    public var description: String { uuid.uuidString.lowercased() }
 
     /// Reads the ID file's text: a UUID, then a newline.
     init?(text: String) {

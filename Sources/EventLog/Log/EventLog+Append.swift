@@ -2,7 +2,10 @@ import CoreValues
 import Foundation
 
 extension EventLog {
-    func append(_ commit: Commit) throws(EventLogError) -> AppendResult {
+    /// Appends `commit` as one frame. `durably`: fsync it before returning (a copy of a shared log's
+    /// commits syncs once, after the last). `chained`: its first line carries `prev` (false only for a
+    /// copy of a commit written before the chain, so that the copy keeps its bytes).
+    func append(_ commit: Commit, durably: Bool = true, chained: Bool = true) throws(EventLogError) -> AppendResult {
         try validate(commit)
 
         // Check every expectation before writing anything.
@@ -36,7 +39,8 @@ extension EventLog {
             versions[event.stream] = version
             lineOffsets.append(UInt32(lineBuffer.count))
             encoder.appendLine(
-                for: event, position: position, version: version, previous: lineOffsets.count == 1 ? previous : nil, to: &lineBuffer)
+                for: event, position: position, version: version, previous: lineOffsets.count == 1 && chained ? previous : nil,
+                to: &lineBuffer)
         }
         frameBuffer.removeAll(keepingCapacity: true)
         lineBuffer.withUnsafeBytes { LZ4Frame.compress($0, into: &frameBuffer) }
@@ -50,7 +54,7 @@ extension EventLog {
             // (perhaps a writer killed before it could): a frame in a segment proves its entry durable.
             if offset == UInt64(SegmentHeader.size) { try FileSystem.syncDirectory(layout.logDirectory) }
             try file.write(frameBuffer, at: offset)
-            try file.sync()
+            if durably { try file.sync() }
         } catch {
             // Not acknowledged: take the bytes back so that the next commit does not land after them.
             try? file.truncate(to: offset)
@@ -68,7 +72,7 @@ extension EventLog {
                 segment: segment.number, frameOffset: UInt32(offset), lineOffset: lineOffsets[i]))
         }
         rememberChainTip(lineBuffer.withUnsafeBytes(CommitHash.of))
-        persistIndex()
+        if durably { persistIndex() }
         for (stream, version) in versions { knownVersions[stream] = version }
         let written = Set(commit.events.map(\.stream))
         return AppendResult(positions: first...position, streamVersions: versions.filter { written.contains($0.key) })

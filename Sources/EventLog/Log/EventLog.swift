@@ -80,6 +80,17 @@ public final class EventLog {
         return try EventLog(at: path, options: options)
     }
 
+    /// Creates a new, empty library at `path` whose log continues the library `id`: the local copy of a
+    /// shared library. An existing library is opened as it is.
+    public static func create(at path: String, id: LibraryID, options: Options = Options()) throws(EventLogError) -> EventLog {
+        _ = try LibraryLayout.create(at: path, id: id)
+        return try EventLog(at: path, options: options)
+    }
+
+    /// The library's id, where its hash chain starts; nil for a library written before ids (format 1)
+    /// that no command has written to since.
+    public var libraryID: LibraryID? { layout.readID() }
+
     /// Opens an existing library for reading. It changes nothing on disk, and takes no lock.
     public init(at path: String, options: Options = Options()) throws(EventLogError) {
         self.layout = try LibraryLayout.open(at: path)

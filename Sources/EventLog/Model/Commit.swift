@@ -67,4 +67,8 @@ public struct AppendResult: Sendable, Equatable {
     public var positions: ClosedRange<LogPosition>
     /// Each stream's version after the commit.
     public var streamVersions: [StreamID: Int]
+
+    public init(positions: ClosedRange<LogPosition>, streamVersions: [StreamID: Int]) {
+        (self.positions, self.streamVersions) = (positions, streamVersions)
+    }
 }

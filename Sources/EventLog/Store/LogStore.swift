@@ -1,4 +1,5 @@
 import CoreValues
+import Foundation
 
 /// Where a library's log lives, as the facade needs it: the head, reading by position and by stream,
 /// content by hash, and the writer's critical section in which commits are appended.
@@ -27,8 +28,11 @@ public protocol LogStore: AnyObject {
     func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws
 
     /// The content `ref` names, checked against its hash; a missing or damaged blob is an
-    /// ``EventLogError``, as is every failure of the store to read it.
-    func blob(_ ref: BlobRef) throws(EventLogError) -> [UInt8]
+    /// ``EventLogError``.
+    func blob(_ ref: BlobRef) throws -> [UInt8]
+
+    /// Returns when the log may have grown, or after `timeout`: for a reader that follows the log.
+    func waitForChange(timeout: Duration)
 
     /// Runs `body` as the log's only writer: no other writer appends until it returns, and `body`
     /// reads the log as it is after every earlier commit. `acknowledgedThrough` is the furthest
@@ -48,13 +52,20 @@ public protocol LogAppender {
     /// Stores `blobs` durably, then appends `commit` as one unit, all or nothing, and returns once it
     /// is durable. A stream whose version is not what the commit expects throws
     /// ``EventLogError/versionConflict(stream:expected:actual:)`` and nothing is appended (blobs may
-    /// stay: they are content, named by their hash, and harmless).
-    func append(_ commit: Commit, blobs: [[UInt8]]) throws -> AppendResult
+    /// stay: they are content, named by their hash, and harmless). A store with writers on several
+    /// machines takes `claims` with the commit and refuses it when another stream holds one; a store
+    /// with one writer ignores them.
+    func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult
 }
 
 extension EventLog: LogStore {
-    public func blob(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
+    public func blob(_ ref: BlobRef) throws -> [UInt8] {
         try blobs.get(ref)
+    }
+
+    /// A file log says nothing when it grows: this waits out `timeout`, and the reader looks again.
+    public func waitForChange(timeout: Duration) {
+        Thread.sleep(forTimeInterval: timeout.seconds)
     }
 
     public func withWriter<Result>(
@@ -65,8 +76,18 @@ extension EventLog: LogStore {
 }
 
 extension LogWriter: LogAppender {
-    public func append(_ commit: Commit, blobs: [[UInt8]]) throws -> AppendResult {
+    /// Claims are not needed here: the writer lock lets one decision at a time see every stream.
+    public func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
         for blob in blobs { _ = try log.blobs.put(blob) }
         return try append(commit)
     }
+}
+
+/// A commit refused because another writer's commit reached the log first, on a store where the
+/// writer decides on a copy of the log (a shared library): the store has since taken that commit into
+/// the copy, so deciding again on it may well succeed. `refusal` is what the log said.
+public struct LogStoreRace: Error, CustomStringConvertible {
+    public var refusal: any Error
+    public init(refusal: any Error) { self.refusal = refusal }
+    public var description: String { "\(refusal)" }
 }

@@ -1,5 +1,5 @@
+import EventLog
 import Foundation
-import Logging
 import PostgresNIO
 
 /// A shared library's tables on PostgreSQL, one schema per library, brought to this build's version
@@ -42,50 +42,29 @@ public enum PostgresSchema {
     /// log head with `libraryID`. Returns the library's id (the existing one for a library already
     /// there). Several machines may call it at once: the version table's lock serialises them.
     @discardableResult
-    public static func prepare(
-        _ schema: String, libraryID: UUID, on connection: PostgresConnection, logger: Logger
-    ) async throws -> UUID {
+    public static func prepare(_ schema: String, libraryID: LibraryID, on session: PostgresSession) throws -> LibraryID {
         try validate(schema)
         let migrations = Self.migrations
         guard !migrations.isEmpty else { throw Failure.missingMigrations }
-        do {
-            return try await prepareInTransaction(schema, libraryID: libraryID, migrations: migrations, on: connection, logger: logger)
-        } catch let error as PostgresTransactionError {
-            // The statement's own error, not the transaction's wrapper, unless the transaction failed.
-            throw error.closureError ?? error
-        }
-    }
-
-    private static func prepareInTransaction(
-        _ schema: String, libraryID: UUID, migrations: [(version: Int, sql: String)], on connection: PostgresConnection,
-        logger: Logger
-    ) async throws -> UUID {
-        try await connection.withTransaction(logger: logger) { connection in
-            try await connection.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"), logger: logger)
-            try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"), logger: logger)
-            try await connection.query(
-                "CREATE TABLE IF NOT EXISTS schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
-                logger: logger)
-            try await connection.query("LOCK TABLE schema_versions IN EXCLUSIVE MODE", logger: logger)
-            var applied = 0
-            for try await version in try await connection.query("SELECT coalesce(max(version), 0) FROM schema_versions", logger: logger)
-                .decode(Int.self) { applied = version }
+        return try session.transaction {
+            try session.query(PostgresQuery(unsafeSQL: "CREATE SCHEMA IF NOT EXISTS \(schema)"))
+            try session.query(PostgresQuery(unsafeSQL: "SET LOCAL search_path TO \(schema)"))
+            try session.query(
+                "CREATE TABLE IF NOT EXISTS schema_versions (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+            try session.query("LOCK TABLE schema_versions IN EXCLUSIVE MODE")
+            let applied = try session.query("SELECT coalesce(max(version), 0) FROM schema_versions").first?.decode(Int.self) ?? 0
             guard applied <= Self.version else {
                 throw Failure.newerSchema(schema: schema, found: applied, supported: Self.version)
             }
             for migration in migrations where migration.version > applied {
                 for statement in statements(in: migration.sql) {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try session.query(PostgresQuery(unsafeSQL: statement))
                 }
-                try await connection.query("INSERT INTO schema_versions (version) VALUES (\(migration.version))", logger: logger)
+                try session.query("INSERT INTO schema_versions (version) VALUES (\(migration.version))")
             }
-            try await connection.query(
-                "INSERT INTO log_head (library_id) VALUES (\(libraryID)) ON CONFLICT (singleton) DO NOTHING", logger: logger)
-            var id = libraryID
-            for try await found in try await connection.query("SELECT library_id FROM log_head", logger: logger).decode(UUID.self) {
-                id = found
-            }
-            return id
+            try session.query("INSERT INTO log_head (library_id) VALUES (\(libraryID.uuid)) ON CONFLICT (singleton) DO NOTHING")
+            let id = try session.query("SELECT library_id FROM log_head").first?.decode(UUID.self)
+            return id.map(LibraryID.init) ?? libraryID
         }
     }
 

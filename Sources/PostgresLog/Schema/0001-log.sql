@@ -10,9 +10,16 @@ CREATE TABLE log_head (
     position bigint NOT NULL DEFAULT 0 CHECK (position >= 0)
 );
 
--- Every event, at its position. The envelope's fields, and the payload exactly as written.
+-- Every event, at its position: the envelope's fields, and the payload exactly as written, so that
+-- every machine's copy writes the same bytes. `commit_first` and `commit_last` are the positions of the
+-- first and last events of the event's commit, so that a reader takes whole commits; `chained` says whether that commit's first line carries the hash of the commit before
+-- it (false only for commits pushed from a library written before the chain). `blobs` are the blobs
+-- the event refers to, each as "sha256:bytes".
 CREATE TABLE events (
     position bigint PRIMARY KEY CHECK (position > 0),
+    commit_first bigint NOT NULL CHECK (commit_first > 0 AND commit_first <= position),
+    commit_last bigint NOT NULL CHECK (commit_last >= position),
+    chained boolean NOT NULL,
     stream text NOT NULL,
     stream_version integer NOT NULL CHECK (stream_version > 0),
     type text NOT NULL,
@@ -34,12 +41,14 @@ CREATE TABLE streams (
 
 -- What rules that span entities reserve, for the whole team: a podcast's name (kind 'podcast-name',
 -- scope ''), an episode's number in its podcast (kind 'episode-number', scope the podcast's stream).
+-- A stream holds at most one key of each kind.
 CREATE TABLE claims (
     kind text NOT NULL,
     scope text NOT NULL,
     key text NOT NULL,
     stream text NOT NULL,
-    PRIMARY KEY (kind, scope, key)
+    PRIMARY KEY (kind, scope, key),
+    UNIQUE (kind, stream)
 );
 
 -- Content by the SHA-256 of its bytes, stored as given (already LZ4-compressed by the client).
@@ -65,15 +74,15 @@ CREATE TRIGGER events_never_truncated BEFORE TRUNCATE ON events
 -- expect_streams / expect_versions: each stream the decision read, with the version it saw (0: no
 -- stream yet). A stream at another version raises EPCON with the stream, expected and actual version
 -- in the message, as "stream|expected|actual". Events: parallel arrays, in order; each gets the next
--- position and its stream's next version. Claims taken (kind, scope, key, stream) must be free or
--- already the same stream's (a unique violation, 23505, otherwise); claims released are the
--- stream's own. Blobs referred to must already be stored (EPBLB, the missing hash, otherwise).
+-- position and its stream's next version. Blobs referred to ("sha256:bytes") must already be stored
+-- (EPBLB, the missing hash, otherwise). Claims (parallel arrays, in order): 'hold' a key in a scope in
+-- place of the stream's key of that kind, 'rekey' within its scope, 'release'; a key another stream
+-- holds raises 23505. Listeners on the channel 'episodic_' || the schema's name hear the new head.
 CREATE FUNCTION append(
     expect_streams text[], expect_versions integer[],
     event_streams text[], event_types text[], event_schema_versions integer[], event_data text[],
-    event_blobs text[], time_ms bigint, actor text, command_id uuid, undoes uuid,
-    take_kinds text[], take_scopes text[], take_keys text[], take_streams text[],
-    release_kinds text[], release_scopes text[], release_keys text[]
+    event_blobs text[], time_ms bigint, actor text, command_id uuid, undoes uuid, chained boolean,
+    claim_actions text[], claim_kinds text[], claim_streams text[], claim_scopes text[], claim_keys text[]
 ) RETURNS bigint LANGUAGE plpgsql
 -- The library's schema, whatever the caller's search_path: the tables are named unqualified.
 SET search_path FROM CURRENT AS $$
@@ -101,8 +110,9 @@ BEGIN
             RAISE EXCEPTION '%|%|%', expect_streams[i], expect_versions[i], found USING ERRCODE = 'EPCON';
         END IF;
     END LOOP;
-    SELECT b INTO missing FROM unnest(string_to_array(array_to_string(event_blobs, ','), ',')) AS b
-        WHERE b <> '' AND NOT EXISTS (SELECT 1 FROM blobs WHERE sha256 = b) LIMIT 1;
+    SELECT split_part(b, ':', 1) INTO missing
+        FROM unnest(string_to_array(array_to_string(event_blobs, ','), ',')) AS b
+        WHERE b <> '' AND NOT EXISTS (SELECT 1 FROM blobs WHERE sha256 = split_part(b, ':', 1)) LIMIT 1;
     IF missing IS NOT NULL THEN
         RAISE EXCEPTION '%', missing USING ERRCODE = 'EPBLB';
     END IF;
@@ -110,20 +120,23 @@ BEGIN
         INSERT INTO streams AS s (stream, version) VALUES (event_streams[i], 1)
             ON CONFLICT (stream) DO UPDATE SET version = s.version + 1
             RETURNING s.version INTO version;
-        INSERT INTO events (position, stream, stream_version, type, schema_version, time_ms, actor, command_id, undoes,
-                            data, blobs)
-            VALUES (base + i, event_streams[i], version, event_types[i], event_schema_versions[i], time_ms, actor,
-                    command_id, undoes, event_data[i],
+        INSERT INTO events (position, commit_first, commit_last, chained, stream, stream_version, type, schema_version, time_ms,
+                            actor, command_id, undoes, data, blobs)
+            VALUES (base + i, base + 1, base + n, chained, event_streams[i], version, event_types[i], event_schema_versions[i],
+                    time_ms, actor, command_id, undoes, event_data[i],
                     CASE WHEN event_blobs[i] = '' THEN '{}'::text[] ELSE string_to_array(event_blobs[i], ',') END);
     END LOOP;
-    DELETE FROM claims c USING unnest(release_kinds, release_scopes, release_keys) AS r(kind, scope, key)
-        WHERE c.kind = r.kind AND c.scope = r.scope AND c.key = r.key;
-    INSERT INTO claims (kind, scope, key, stream)
-        SELECT * FROM unnest(take_kinds, take_scopes, take_keys, take_streams)
-        ON CONFLICT (kind, scope, key) DO UPDATE SET stream = excluded.stream WHERE claims.stream = excluded.stream;
-    GET DIAGNOSTICS found = ROW_COUNT;
-    IF found <> coalesce(array_length(take_kinds, 1), 0) THEN
-        RAISE EXCEPTION 'a claim is held by another stream' USING ERRCODE = '23505';
-    END IF;
+    FOR i IN 1 .. coalesce(array_length(claim_actions, 1), 0) LOOP
+        IF claim_actions[i] = 'rekey' THEN
+            UPDATE claims SET key = claim_keys[i] WHERE kind = claim_kinds[i] AND stream = claim_streams[i];
+        ELSE
+            DELETE FROM claims WHERE kind = claim_kinds[i] AND stream = claim_streams[i];
+            IF claim_actions[i] = 'hold' THEN
+                INSERT INTO claims (kind, scope, key, stream)
+                    VALUES (claim_kinds[i], claim_scopes[i], claim_keys[i], claim_streams[i]);
+            END IF;
+        END IF;
+    END LOOP;
+    PERFORM pg_notify('episodic_' || current_schema(), (base + n)::text);
     RETURN base + 1;
 END $$;

@@ -49,13 +49,24 @@ extension Projector {
     }
 }
 
+/// Content by hash, checked against it, for a projector that reads blobs. Safe to call from any thread.
+public struct BlobReader: Sendable {
+    public let read: @Sendable (BlobRef) throws -> [UInt8]
+
+    public init(_ read: @escaping @Sendable (BlobRef) throws -> [UInt8]) { self.read = read }
+
+    /// A library's own blob store.
+    public init(_ store: BlobStore) { read = { ref in try store.get(ref) } }
+}
+
 /// The projectors a library keeps, in the order they are written.
 public enum Projectors {
-    /// Search reads transcripts, so it needs the library's blob store (`EventLog.blobs`).
-    public static func standard(blobs: BlobStore) -> [any Projector] {
+    /// Search reads transcripts, so it needs the library's blobs: its blob store (`EventLog.blobs`),
+    /// or what reads a shared library's blobs.
+    public static func standard(blobs: BlobReader) -> [any Projector] {
         [SidebarProjector(), EpisodeDetailProjector(), SearchProjector(blobs: blobs)]
     }
 
     /// Their names, for messages. Making a blob store touches no file, so any folder does.
-    public static var names: [String] { standard(blobs: BlobStore(directory: "/")).map(\.name) }
+    public static var names: [String] { standard(blobs: BlobReader(BlobStore(directory: "/"))).map(\.name) }
 }

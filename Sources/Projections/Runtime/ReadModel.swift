@@ -64,7 +64,7 @@ public final class ReadModel {
         progress: ((RebuildProgress) -> Void)? = nil, notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
         self.library = library
-        let projectors = projectors ?? Projectors.standard(blobs: log.blobs)
+        let projectors = projectors ?? Projectors.standard(blobs: BlobReader(log.blobs))
         self.projectors = projectors
         self.batchSize = max(batchSize, 1)
         self.onNotice = notice

@@ -1,3 +1,5 @@
+import CoreValues
+
 /// Something a command should tell its user about the read models it answered from: they were not
 /// what the log says and were rebuilt, or they could not be brought up to date.
 public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
@@ -13,6 +15,9 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
     /// into a temporary folder outside the library, removed when the command ends. `remedy` is what
     /// would let the library's own read models be used again, when the user can do something.
     case temporary(reason: String, remedy: ReadModelRemedy? = nil)
+    /// A shared library's server could not be reached: answers come from this machine's copy of the
+    /// log, whose last event was written `asOf` (nil: the copy is empty).
+    case offline(reason: String, asOf: Timestamp?)
 
     /// A short name, for JSON.
     public var kind: String {
@@ -21,6 +26,7 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
         case .setAside: "setAside"
         case .behind: "behind"
         case .temporary: "temporary"
+        case .offline: "offline"
         }
     }
 
@@ -34,6 +40,10 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
         case let .rebuilt(reason, setAside):
             "the read models were rebuilt from the log: \(reason)."
                 + (setAside.map { " The old read model was kept as \($0); delete it when you no longer need it." } ?? "")
+        case let .offline(reason, asOf):
+            "these answers come from this machine's copy of the shared library, "
+                + (asOf.map { "whose last change is from \($0)" } ?? "which is empty")
+                + ": \(reason)"
         case let .setAside(reason, path):
             "the read model was set aside as \(path): \(reason). The next command rebuilds it from the log."
         case let .behind(events, reason):

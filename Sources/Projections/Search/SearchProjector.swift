@@ -19,10 +19,11 @@ public struct SearchProjector: Projector {
     public let schemaVersion = 1
     public let tables = ["search_episodes", "search_documents", "search_podcasts", "search_problems"]
 
-    /// The library's blob store, where the transcripts are.
-    public let blobs: BlobStore
+    /// Where the transcripts are: the library's blob store, or, for a shared library, its blob store
+    /// with the server behind it.
+    public let blobs: BlobReader
 
-    public init(blobs: BlobStore) {
+    public init(blobs: BlobReader) {
         self.blobs = blobs
     }
 
@@ -77,9 +78,9 @@ public struct SearchProjector: Projector {
         var problem: String?
         if let ref = episode.transcript {
             do {
-                text = String(decoding: try blobs.get(ref), as: UTF8.self)
+                text = String(decoding: try blobs.read(ref), as: UTF8.self)
             } catch {
-                problem = "its transcript is not searchable: \(error.description) Then rebuild the search projection."
+                problem = "its transcript is not searchable: \(error) Then rebuild the search projection."
             }
         }
         let indexed = text == nil ? nil : episode.transcript?.sha256

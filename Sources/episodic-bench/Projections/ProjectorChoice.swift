@@ -7,7 +7,7 @@ enum ProjectorChoice {
     static func projectors(named names: String, log: EventLog) throws -> [any Projector] {
         switch names {
         case "sidebar,episode-detail": return [SidebarProjector(), EpisodeDetailProjector()]
-        case "search": return [SearchProjector(blobs: log.blobs)]
+        case "search": return [SearchProjector(blobs: BlobReader(log.blobs))]
         default: throw BenchFailure("unknown projector set \(names)")
         }
     }

@@ -1,42 +1,33 @@
 import Foundation
-import Logging
-import PostgresNIO
 
 /// A real PostgreSQL server for this test process: `initdb` and `pg_ctl` (as the `postgres` user when
 /// the tests run as root, which PostgreSQL refuses to run as), in a temporary folder, listening only on
 /// a Unix socket there, with `fsync=off` (tests, not benchmarks). Started on first use and stopped
 /// when the process exits. When no server can be started, ``unavailable`` says why and the tests that
 /// need one are skipped, saying so.
-final class PostgresServer: Sendable {
-    static let shared: PostgresServer? = start()
+public final class PostgresServer: Sendable {
+    public static let shared: PostgresServer? = start()
     /// Why no server could be started; nil when one runs.
-    nonisolated(unsafe) static var unavailable: String?
+    nonisolated(unsafe) public static var unavailable: String?
 
-    static var isAvailable: Bool {
+    public static var isAvailable: Bool {
         if shared == nil {
             FileHandle.standardError.write(Data("PostgreSQL tests skipped: \(unavailable ?? "no server")\n".utf8))
         }
         return shared != nil
     }
 
-    let folder: String
-    let socket: String
-    static let logger = Logger(label: "episodic.tests.postgres")
+    public let folder: String
+    /// The server's connection URL, as the `postgres` superuser, over the Unix socket in ``folder``.
+    public let url: String
 
     private init(folder: String) {
         self.folder = folder
-        socket = folder + "/.s.PGSQL.5432"
-    }
-
-    /// A new connection, as the `postgres` superuser.
-    func connect() async throws -> PostgresConnection {
-        try await PostgresConnection.connect(
-            configuration: .init(unixSocketPath: socket, username: "postgres", password: nil, database: "postgres"),
-            id: Int.random(in: 1...Int.max), logger: Self.logger)
+        url = "postgres://postgres@/postgres?host=\(folder)"
     }
 
     /// A schema name no other test uses.
-    static func freshSchema() -> String { "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+    public static func freshSchema() -> String { "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 
     private static func start() -> PostgresServer? {
         guard let bin = binaries() else {
@@ -75,9 +66,15 @@ final class PostgresServer: Sendable {
 
     /// Starts `psql` running `sql` against this server, as a separate client process, and returns its
     /// pid without waiting: for a client killed in the middle of what it runs.
-    func startClient(running sql: String) -> pid_t? {
+    public func startClient(running sql: String) -> pid_t? {
         Self.spawn(Self.psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql])
     }
+    /// Runs `sql` with `psql` as the superuser and waits; its exit status (0: it all ran).
+    @discardableResult
+    public func run(sql: String) -> Int32 {
+        Self.run(Self.psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    }
+
     nonisolated(unsafe) private static var stopCommand: [String] = []
     nonisolated(unsafe) private static var removeFolder = ""
 

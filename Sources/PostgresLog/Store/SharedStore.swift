@@ -1,0 +1,170 @@
+import CoreValues
+import EventLog
+import Foundation
+import PostgresNIO
+
+/// A shared library's ``LogStore``: the log is on a PostgreSQL server; this machine keeps a copy in
+/// its own ``EventLog`` (the library's folder), which its read models, verify and backup read.
+///
+/// The copy only ever grows by the server's commits, byte for byte as every other machine's copy, and
+/// is checked as it grows: the server's library id must be the folder's, its log must reach at least
+/// as far as the copy, and the event at the copy's head must be the one the copy holds; a hole or a
+/// stream out of step stops the copy. So a server restored to an earlier point, or pointed at another
+/// library, is refused rather than mixed in.
+///
+/// A writer holds the folder's writer lock (one writer per machine), brings the copy up to the
+/// server, decides on it, and appends on the server, where the head row's lock orders it among every
+/// machine's commits; then the copy takes the new commits.
+public final class SharedStore: LogStore {
+    public let local: EventLog
+    public let endpoint: PostgresEndpoint
+    public let schema: String
+    /// The library's blobs, fetched from the server when first read.
+    public let blobs: SharedBlobs
+    private var session: PostgresSession?
+
+    /// Opens the store; nothing is asked of the server until it is needed.
+    public init(local: EventLog, endpoint: PostgresEndpoint, schema: String) {
+        self.local = local
+        self.endpoint = endpoint
+        self.schema = schema
+        blobs = SharedBlobs(local: local.blobs, endpoint: endpoint, schema: schema)
+    }
+
+    public var head: LogPosition { local.head }
+
+    /// Brings the copy up to the server's log when the server answers and the folder's lock is free;
+    /// otherwise to what the folder holds. ``lastContact`` says which.
+    public func refresh() throws {
+        do {
+            try local.write { writer in try pull(into: writer) }
+            lastContact = .current
+        } catch let error as SharedLogError where error.kind == .busy || error.kind == .failure {
+            lastContact = .failed(error)
+            try local.refresh()
+        } catch let error as EventLogError where error.kind == .busy || error.kind == .failure {
+            // Another command of this machine holds the folder, or it cannot be written: what it holds.
+            try local.refresh()
+        }
+    }
+
+    /// How the last ``refresh()`` went with the server.
+    public enum Contact: Sendable {
+        case notYet
+        case current
+        case failed(SharedLogError)
+    }
+
+    public private(set) var lastContact = Contact.notYet
+
+    public func read(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws {
+        try local.read(from: start, through: end, body)
+    }
+
+    public func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        try local.read(stream: stream, body)
+    }
+
+    /// The content `ref` names: from the folder's blob store, else fetched from the server, checked
+    /// against its hash, and kept in the folder (``SharedBlobs``).
+    public func blob(_ ref: BlobRef) throws -> [UInt8] {
+        try blobs.blob(ref)
+    }
+
+    public func withWriter<Result>(
+        acknowledgedThrough witness: (() -> LogPosition)?, _ body: (any LogAppender) throws -> Result
+    ) throws -> Result {
+        try local.write(acknowledgedThrough: witness) { writer in
+            try pull(into: writer)
+            return try body(SharedAppender(store: self, writer: writer))
+        }
+    }
+
+    /// Waits until the server says it has a new head or `timeout` passes, whichever is first; a
+    /// notification lost on the way only costs the wait. For `log --follow`.
+    public func waitForChange(timeout: Duration) {
+        // The listener's connection stays open for the next wait.
+        guard let session = try? connected() else { return Thread.sleep(forTimeInterval: timeout.seconds) }
+        let changed = DispatchSemaphore(value: 0)
+        let channel = "episodic_\(schema)"
+        if listener == nil {
+            listener = session.connection.addListener(channel: channel) { _, _ in changed.signal() }
+            _ = try? session.query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"))
+        }
+        _ = changed.wait(timeout: .now() + timeout.seconds)
+    }
+
+    private var listener: PostgresListenContext?
+
+    // MARK: The server
+
+    func connected() throws -> PostgresSession {
+        if let session { return session }
+        let new = try PostgresSession(endpoint)
+        session = new
+        return new
+    }
+
+    public func sharedLog() throws -> SharedLog { try SharedLog(session: connected(), schema: schema) }
+
+    /// Copies the server's commits after the copy's head into the copy, through `end` (nil: the server's
+    /// head), after checking that the server holds this library and the copy's last event.
+    public func pull(into writer: LogWriter, through end: LogPosition? = nil) throws {
+        let shared = try sharedLog()
+        let (library, serverHead) = try shared.head()
+        if let expected = local.libraryID, library != expected {
+            throw SharedLogError.otherLibrary(schema: schema, expected: expected, found: library)
+        }
+        let localHead = local.head
+        guard serverHead >= localHead else { throw SharedLogError.serverBehind(server: serverHead, local: localHead) }
+        try shared.requireSameEvent(as: local, at: localHead)
+        let target = min(end ?? serverHead, serverHead)
+        while local.head < target {
+            let commits = try shared.commits(after: local.head)
+            guard !commits.isEmpty else {
+                throw SharedLogError.outOfStep(position: local.head.next, reason: "the server's head is \(serverHead) but no event follows")
+            }
+            if case .failure(let error) = Result(catching: { () throws(EventLogError) in try writer.copy(commits) }) {
+                throw Self.copyFailure(error, at: local.head.next)
+            }
+        }
+    }
+}
+
+extension SharedStore {
+    /// A copy refused for a stream out of step is the server's log not continuing the copy's.
+    static func copyFailure(_ error: EventLogError, at position: LogPosition) -> any Error {
+        guard case .versionConflict(let stream, _, let actual) = error else { return error }
+        return SharedLogError.outOfStep(position: position, reason: "stream \(stream) does not follow on from version \(actual)")
+    }
+}
+
+/// The write side of a ``SharedStore``: blobs to the folder and the server, the commit to the server,
+/// then the server's commits into the copy.
+struct SharedAppender: LogAppender {
+    let store: SharedStore
+    let writer: LogWriter
+
+    var recovered: [RecoveryReport] { writer.recovered }
+
+    func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
+        let shared = try store.sharedLog()
+        var refs: [BlobRef] = []
+        for blob in blobs { refs.append(try store.local.blobs.put(blob)) }
+        let onServer = refs.isEmpty ? [] : try shared.stored(refs)
+        for ref in refs where !onServer.contains(ref.sha256) { try shared.upload(ref, stored: store.local.blobs.stored(ref)) }
+        let positions: ClosedRange<LogPosition>
+        do {
+            positions = try PostgresAppend.append(commit, claims: claims, schema: store.schema, on: shared.session)
+        } catch let error where error is PostgresAppendError || error is EventLogError {
+            // Decided on a copy that a teammate's commit has since overtaken: take their commits, so
+            // that the next decision sees them.
+            try store.pull(into: writer)
+            throw LogStoreRace(refusal: error)
+        }
+        try store.pull(into: writer, through: positions.upperBound)
+        var versions: [StreamID: Int] = [:]
+        for stream in Set(commit.events.map(\.stream)) { versions[stream] = try writer.version(of: stream) }
+        return AppendResult(positions: positions, streamVersions: versions)
+    }
+}

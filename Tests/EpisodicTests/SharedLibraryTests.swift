@@ -1,0 +1,195 @@
+import CoreValues
+import Episodic
+import EventLog
+import Foundation
+import PodcastDomain
+import Testing
+import TestSupport
+
+/// Libraries shared through a real PostgreSQL server, each "machine" a folder of its own with its own
+/// `Library`, as on a team's computers.
+@Suite("A library shared on PostgreSQL", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+struct SharedLibraryTests {
+    let folder = TemporaryFolder("episodic-shared")
+    let location: SharedLocation
+
+    init() throws {
+        location = try SharedLocation(url: PostgresServer.shared!.url, schema: PostgresServer.freshSchema())
+    }
+
+    func createPodcast(_ name: String, on library: Library, at time: Timestamp = Timestamp(rawValue: 1_795_000_000_000)!) throws -> PodcastID {
+        let id = PodcastID(UUID())
+        _ = try library.submit([Submission(.podcast(.id(id), .create(id: id, name: name, at: time)))], actor: "ana").results[0].get()
+        return id
+    }
+
+    /// Every segment's commits, decompressed: what must be the same bytes on every machine.
+    func logBytes(_ path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        let log = try EventLog(at: path)
+        try log.read(from: LogPosition(1)) { bytes += Array($0.line) + [0x0A] }
+        return bytes
+    }
+
+    @Test("three machines write at once: every acknowledged command is on every machine, names and numbers stay unique, versions never repeat")
+    func machinesWritingAtOnce() throws {
+        let first = try Library.createShared(at: folder("a"), on: location)
+        let show = try createPodcast("Shared Show", on: first)
+        let paths = [folder("a"), folder("b"), folder("c")]
+        for path in paths.dropFirst() { try Library.clone(location, into: path) }
+
+        let acknowledged = Acknowledged()
+        let commandsEach = 12
+        DispatchQueue.concurrentPerform(iterations: paths.count) { machine in
+            do {
+                let library = try Library(at: paths[machine])
+                for n in 0..<commandsEach {
+                    // An episode with the next free number in the one podcast everyone writes to, and a
+                    // podcast whose name every machine tries to take.
+                    let episode = EpisodeID(UUID())
+                    let created = try library.submit(
+                        [Submission(.createEpisode(in: .id(show), .create(id: episode, title: "M\(machine) #\(n)", at: .now)))],
+                        actor: "m\(machine)")
+                    if case .success(let outcome) = created.results[0] { acknowledged.add(outcome.commandID) }
+                    let podcast = PodcastID(UUID())
+                    let named = try library.submit(
+                        [Submission(.podcast(.id(podcast), .create(id: podcast, name: "Contested \(n)", at: .now)))], actor: "m\(machine)")
+                    if case .success(let outcome) = named.results[0] { acknowledged.add(outcome.commandID) }
+                }
+            } catch {
+                acknowledged.fail("\(error)")
+            }
+        }
+        #expect(acknowledged.failures.isEmpty)
+        #expect(acknowledged.commands.count == paths.count * commandsEach + commandsEach, "every episode, and each name once")
+
+        var logs: [[UInt8]] = []
+        for path in paths {
+            let library = try Library(at: path)
+            let episodes = try library.episodes(EpisodeQuery(podcast: show))
+            #expect(episodes.count == paths.count * commandsEach)
+            #expect(Set(episodes.map(\.number)).count == episodes.count, "episode numbers are unique")
+            let names = try library.podcasts().map(\.name)
+            #expect(Set(names).count == names.count, "podcast names are unique")
+            var commands: Set<CommandID> = []
+            try library.readLog(LogFilter()) { commands.insert($0.record.commandID) }
+            #expect(acknowledged.commands.isSubset(of: commands))
+            #expect(try library.verify().isClean)
+            logs.append(try logBytes(path))
+        }
+        #expect(logs.allSatisfy { $0 == logs[0] }, "every machine's copy holds the same bytes")
+    }
+
+    @Test("a pushed library, cloned, has byte-identical envelopes, the same blobs and identical read models")
+    func pushRoundTrip() throws {
+        let studioPath = folder("own")
+        let own = try Library.create(at: studioPath)
+        let show = try createPodcast("Round Trip", on: own)
+        let episode = EpisodeID(UUID())
+        let transcript = Array("00:00:01\nAna\nWelcome to the show.\n00:00:05\nBo\nThanks for having me.\n".utf8)
+        _ = try own.submit([
+            Submission(.createEpisode(in: .id(show), .create(id: episode, title: "Pilot", at: .now))),
+            .importTranscript(transcript, into: .id(episode)),
+            Submission(.convertTranscript(.id(episode))),
+        ], actor: "ana")
+        let renamed = try own.submit([Submission(.podcast(.id(show), .rename("Round Trip Two")))], actor: "ana").results[0].get()
+        _ = try own.undo(.command(renamed.commandID), actor: "ana")
+        let before = try logBytes(studioPath)
+
+        let report = try own.push(to: location)
+        #expect(report.sent == own.head.rawValue)
+        #expect(report.blobs == 2, "the transcript and the subtitles")
+        let clone = try Library.clone(location, into: folder("clone"))
+        #expect(try logBytes(folder("clone")) == before)
+        let pushed = try Library(at: studioPath)
+        #expect(try clone.podcasts() == pushed.podcasts())
+        #expect(try clone.episodeDetail(episode) == pushed.episodeDetail(episode))
+        #expect(try clone.search("welcome").hits == pushed.search("welcome").hits)
+        #expect(try clone.subtitles(of: .id(episode)).srt == pushed.subtitles(of: .id(episode)).srt, "the blob came from the server")
+        #expect(try clone.verify().isClean)
+        #expect(try pushed.verify().isClean, "the pushed library's read models stay valid")
+        // Pushing again is refused: the library is shared now.
+        #expect(throws: LibraryError.alreadyShared(path: studioPath)) { try pushed.push(to: location) }
+    }
+
+    @Test("a teammate's later change makes undo refuse, as in a library of one's own")
+    func undoAfterTeammate() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        let bo = try Library.clone(location, into: folder("bo"))
+        let id = PodcastID(UUID())
+        let created = try ana.submit([Submission(.podcast(.id(id), .create(id: id, name: "Ours", at: .now)))], actor: "ana").results[0].get()
+        _ = try bo.submit([Submission(.podcast(.id(id), .describe("Bo's words")))], actor: "bo").results[0].get()
+        #expect(throws: UndoError.self) { try ana.undo(.command(created.commandID), actor: "ana") }
+        #expect(try ana.podcasts().first?.name == "Ours")
+    }
+
+    @Test("a catch-up from a server rolled back to an earlier point, or whose log was replaced, is refused and mixes nothing in")
+    func rolledBackOrReplaced() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        for name in ["One", "Two", "Three"] { _ = try createPodcast(name, on: ana) }
+        let bo = try Library.clone(location, into: folder("bo"))
+        #expect(bo.head == LogPosition(3))
+
+        // The server is restored to a point before the third event.
+        let schema = location.schema
+        #expect(PostgresServer.shared!.run(sql: """
+            SET session_replication_role = replica;
+            DELETE FROM \(schema).events WHERE position = 3;
+            DELETE FROM \(schema).claims WHERE key = 'three';
+            UPDATE \(schema).log_head SET position = 2;
+            """) == 0)
+        let boAgain = try Library(at: folder("bo"))
+        #expect(throws: SharedLogError.serverBehind(server: LogPosition(2), local: LogPosition(3))) {
+            try boAgain.submit([Submission(.podcast(.id(PodcastID(UUID())), .create(id: PodcastID(UUID()), name: "Four", at: .now)))], actor: "bo")
+        }
+        #expect(try logBytes(folder("bo")).count > 0 && boAgain.head == LogPosition(3))
+
+        // Someone else writes a different third event: the server's log no longer holds Bo's.
+        let carol = try Library.clone(location, into: folder("carol"))
+        _ = try createPodcast("Other Three", on: carol)
+        #expect(throws: SharedLogError.logReplaced(position: LogPosition(3))) {
+            try boAgain.submit([Submission(.podcast(.id(PodcastID(UUID())), .create(id: PodcastID(UUID()), name: "Four", at: .now)))], actor: "bo")
+        }
+        // And another library in the schema is refused by its id.
+        let other = try Library.createShared(at: folder("other"), on: SharedLocation(url: PostgresServer.shared!.url, schema: PostgresServer.freshSchema()))
+        try FileManager.default.removeItem(atPath: folder("other") + "/SHARED")
+        let pointed = try SharedLocation(url: PostgresServer.shared!.url, schema: schema)
+        #expect(throws: LibraryError.self) { try other.push(to: pointed) }
+        #expect(boAgain.head == LogPosition(3), "nothing was mixed in")
+    }
+
+    @Test("a server that cannot be reached: writes refuse with a busy error and write nothing; reads answer from the copy and say how old it is")
+    func unreachable() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        _ = try createPodcast("Before", on: ana)
+        let unreachable = try SharedLocation(url: "postgres://nobody@127.0.0.1:1/none", schema: location.schema)
+        let shared = folder("ana") + "/SHARED"
+        let saved = try Data(contentsOf: URL(fileURLWithPath: shared))
+        try Data(#"{"schema":"\#(location.schema)","url":"\#(unreachable.endpoint)"}"#.utf8).write(to: URL(fileURLWithPath: shared))
+        var notices: [ReadModelNotice] = []
+        let offline = try Library(at: folder("ana"), notice: { notices.append($0) })
+        #expect(try offline.podcasts().map(\.name) == ["Before"])
+        #expect(notices.contains { if case .offline(_, let asOf) = $0 { asOf != nil } else { false } })
+        do {
+            _ = try createPodcast("After", on: offline)
+            Issue.record("a write without the server was accepted")
+        } catch {
+            #expect(ErrorKind(of: error) == .busy)
+            #expect(error as? SharedLogError == .unreachable(server: "\(unreachable.endpoint)", reason: "connection refused"))
+        }
+        #expect(offline.head == LogPosition(1))
+        try saved.write(to: URL(fileURLWithPath: shared))
+        #expect(try Library(at: folder("ana")).podcasts().map(\.name) == ["Before"])
+    }
+}
+
+/// What several machines' threads had acknowledged, and what failed.
+final class Acknowledged: @unchecked Sendable {
+    private let lock = NSLock()
+    private var all: Set<CommandID> = []
+    private var failed: [String] = []
+    func add(_ id: CommandID) { lock.withLock { _ = all.insert(id) } }
+    func fail(_ message: String) { lock.withLock { failed.append(message) } }
+    var commands: Set<CommandID> { lock.withLock { all } }
+    var failures: [String] { lock.withLock { failed } }
+}

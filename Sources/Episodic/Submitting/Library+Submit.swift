@@ -47,7 +47,7 @@ extension Library {
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {
-                            outcome.positions = try batch.append(to: writer, actor: actor, at: clock())
+                            outcome.positions = try batch.append(to: writer, actor: actor, at: clock(), read: workspace.versions)
                         }
                         results.append(.success(outcome))
                     } catch is LogStoreRace where attempt < Self.decisionAttempts {
@@ -70,7 +70,7 @@ extension Library {
                 }
                 progress?(index + 1)
             }
-            if atomic, let appended = try batch.append(to: writer, actor: actor, at: clock()) {
+            if atomic, let appended = try batch.append(to: writer, actor: actor, at: clock(), read: workspace.versions) {
                 // Positions were counted from the start of the commit; now the commit has its place.
                 let offset = appended.lowerBound.rawValue - 1
                 results = results.map { result in

@@ -35,9 +35,16 @@ struct PendingCommit {
     }
 
     /// Stores the blobs, then appends the events as one commit, with the claims they make (which only a
-    /// shared log takes); nil when there are no events.
-    func append(to writer: any LogAppender, actor: String, at time: Timestamp) throws -> ClosedRange<LogPosition>? {
+    /// shared log takes); nil when there are no events. `read` is the version of every stream the
+    /// decision read: those the commit does not write are expected at that version too, so that on a
+    /// shared log a teammate's change to one (a podcast deleted while an episode is added to it) makes
+    /// the commit decide again rather than land on what it did not see.
+    func append(to writer: any LogAppender, actor: String, at time: Timestamp, read: [StreamID: Int]) throws -> ClosedRange<LogPosition>? {
         guard !events.isEmpty else { return nil }
+        var expectations = self.expectations
+        for (stream, version) in read where expectations[stream] == nil {
+            expectations[stream] = version == 0 ? .noStream : .exactly(version)
+        }
         return try writer.append(Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
             actor: actor, timestamp: time, undoes: undoes), blobs: blobs, claims: ClaimChange.changes(for: events)).positions

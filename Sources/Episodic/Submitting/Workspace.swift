@@ -22,7 +22,7 @@ final class Workspace {
     private var state = LibraryState()
     private var loaded: Set<AggregateKey> = []
     /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
-    private var versions: [StreamID: Int] = [:]
+    private(set) var versions: [StreamID: Int] = [:]
     private var storedNames: [PodcastID: String]?
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]

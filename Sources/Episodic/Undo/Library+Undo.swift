@@ -28,7 +28,7 @@ extension Library {
             _ = commit.add(plan.events, blobs: [], versionsBefore: try workspace.apply(plan.events))
             try workspace.checkRules(after: plan.events)
             guard !dryRun else { return (plan, nil) }
-            let positions = try commit.append(to: writer, actor: actor, at: clock())
+            let positions = try commit.append(to: writer, actor: actor, at: clock(), read: workspace.versions)
             return (plan, SubmitOutcome(name: "undo", commandID: commit.commandID, events: plan.events, positions: positions, created: nil))
         }
         return (plan, outcome, readModelError)

@@ -87,7 +87,8 @@ let package = Package(
             name: "EpisodicCLI",
             dependencies: ["Episodic", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Prints the figures of the log, the projections, SRT conversion and the CLI's latency.
+        // Prints the figures of the log, the projections, SRT conversion, the CLI's latency and a shared
+        // library on PostgreSQL (on a temporary server of its own, started as the tests start theirs).
         .executableTarget(
             name: "episodic-bench",
             dependencies: [
@@ -95,9 +96,12 @@ let package = Package(
                 "EventLog",
                 "Episodic",
                 "PodcastDomain",
+                "PostgresLog",
                 "Projections",
+                "TestSupport",
                 "ThumbnailRenderer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // A child process for the crash and concurrency tests: appends and reports what was acknowledged.

@@ -9,7 +9,7 @@ struct EpisodicBench: ParsableCommand {
         abstract: "Measures Episodic's storage on this machine.",
         subcommands: [
             LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, ThumbnailBenchmark.self,
-            CodecBenchmark.self,
+            CodecBenchmark.self, PostgresBenchmark.self,
             RebuildChild.self,
         ])
 }

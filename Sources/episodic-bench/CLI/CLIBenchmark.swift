@@ -37,10 +37,7 @@ struct CLIBenchmark: ParsableCommand {
     }
 
     func run() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("episodic").path
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release --static-swift-stdlib`).")
-        }
+        let binary = try Spawn.episodic()
         let folder = try ProjectionsFolder.open(library, keep: keep)
         defer { if !keep { folder.remove() } }
         let report = Report(jsonOutput: json)
@@ -74,19 +71,13 @@ struct CLIBenchmark: ParsableCommand {
 
 /// A generated library made ready for the CLI: read models built, and an episode of its big podcast
 /// to retitle.
-private struct CLITarget {
+struct CLITarget {
     let path: String
     let events: Int
     let episode: String
 
     static func prepare(events: Int, at path: String, label: String, report: Report) throws -> CLITarget {
-        // The same shows in both libraries, so that only the log's length differs; commits of ten
-        // decisions, as a script would submit them (one command per commit is lighter still).
-        let plan = LibraryPlan(
-            events: events, podcasts: 10, bigPodcastEpisodes: 2_000, otherEpisodes: 60...200,
-            transcripts: 20, transcriptBytes: 20 * 1_024...40 * 1_024, imageScale: 1, images: 10,
-            decisionsPerCommit: 10, seed: 0xC11)
-        let generated = try GeneratedLibrary.prepare(plan, at: path, label: label, report: report)
+        let generated = try GeneratedLibrary.prepare(plan(events: events), at: path, label: label, report: report)
         let library = try Library(at: path)
         let model = try library.currentReadModel()
         guard let (number, _) = try model.highestNumbered(in: generated.bigPodcast, limit: 1).first else {
@@ -94,6 +85,18 @@ private struct CLITarget {
         }
         return CLITarget(path: path, events: generated.events, episode: "\(generated.bigPodcast)/\(number)")
     }
+
+    /// The same shows whatever the size, so that only the log's length differs; commits of ten
+    /// decisions, as a script would submit them (one command per commit is lighter still).
+    static func plan(events: Int) -> LibraryPlan {
+        LibraryPlan(
+            events: events, podcasts: 10, bigPodcastEpisodes: 2_000, otherEpisodes: 60...200,
+            transcripts: 20, transcriptBytes: 20 * 1_024...40 * 1_024, imageScale: 1, images: 10,
+            decisionsPerCommit: 10, seed: 0xC11)
+    }
+
+    /// The same episode in a copy of this library at `path` (a clone of it).
+    func copy(at path: String) -> CLITarget { CLITarget(path: path, events: events, episode: episode) }
 
     /// Runs `episodic episode retitle` once; returns its wall time in seconds.
     func retitle(with binary: String, round: Int) throws -> Double {

@@ -4,6 +4,15 @@ import Foundation
 /// by polling a run loop, which rounds every wait up to tens of milliseconds: too coarse to time a
 /// command that takes a few.
 enum Spawn {
+    /// The `episodic` binary built beside this one.
+    static func episodic() throws -> String {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("episodic").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release --static-swift-stdlib`).")
+        }
+        return binary
+    }
+
     /// Runs `path` with `arguments`, its output discarded; returns its exit status.
     static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
         var actions = posix_spawn_file_actions_t()

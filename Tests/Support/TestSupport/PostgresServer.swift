@@ -1,12 +1,12 @@
 import Foundation
 
-/// A real PostgreSQL server for this test process: `initdb` and `pg_ctl` (as the `postgres` user when
-/// the tests run as root, which PostgreSQL refuses to run as), in a temporary folder, listening only on
-/// a Unix socket there, with `fsync=off` (tests, not benchmarks). Started on first use and stopped
-/// when the process exits. When no server can be started, ``unavailable`` says why and the tests that
-/// need one are skipped, saying so.
+/// A real PostgreSQL server for this process: `initdb` and `pg_ctl` (as the `postgres` user when run
+/// as root, which PostgreSQL refuses to run as), in a temporary folder, listening only on a Unix socket
+/// there. Stopped, and its folder removed, when the process exits. The tests' server (``shared``) runs
+/// with `fsync=off`; a benchmark starts its own with fsync on (``start(fsync:)``). When no server can
+/// be started, ``unavailable`` says why and the tests that need one are skipped, saying so.
 public final class PostgresServer: Sendable {
-    public static let shared: PostgresServer? = start()
+    public static let shared: PostgresServer? = start(fsync: false)
     /// Why no server could be started; nil when one runs.
     nonisolated(unsafe) public static var unavailable: String?
 
@@ -20,16 +20,20 @@ public final class PostgresServer: Sendable {
     public let folder: String
     /// The server's connection URL, as the `postgres` superuser, over the Unix socket in ``folder``.
     public let url: String
+    /// The folder of the server's programs (`pg_test_fsync` is there too).
+    public let binaries: String
 
-    private init(folder: String) {
+    private init(folder: String, binaries: String) {
         self.folder = folder
+        self.binaries = binaries
         url = "postgres://postgres@/postgres?host=\(folder)"
     }
 
     /// A schema name no other test uses.
     public static func freshSchema() -> String { "lib_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
 
-    private static func start() -> PostgresServer? {
+    /// Starts a server of this process's own; nil, with ``unavailable`` saying why, when it cannot.
+    public static func start(fsync: Bool) -> PostgresServer? {
         guard let bin = binaries() else {
             unavailable = "no initdb and pg_ctl under /usr/lib/postgresql (install the postgresql package)"
             return nil
@@ -48,35 +52,41 @@ public final class PostgresServer: Sendable {
         let initdb = [bin + "/initdb", "-D", data, "--no-sync", "-A", "trust", "-U", "postgres", "-E", "UTF8"]
         guard run(asRoot, initdb) == 0 else { unavailable = "initdb failed in \(folder)"; return nil }
         // A backend notices within 100 ms that its client was killed, even while it waits.
-        let options = "-p 5432 -k \(folder) -c listen_addresses='' -c fsync=off -c max_connections=60 "
+        let options = "-p 5432 -k \(folder) -c listen_addresses='' -c fsync=\(fsync ? "on" : "off") -c max_connections=60 "
             + "-c client_connection_check_interval=100"
         let start = [bin + "/pg_ctl", "-D", data, "-l", folder + "/server.log", "-w", "-o", options, "start"]
         guard run(asRoot, start) == 0 else { unavailable = "pg_ctl could not start a server (see \(folder)/server.log)"; return nil }
-        stopCommand = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
-        removeFolder = folder
-        atexit {
-            _ = PostgresServer.run(PostgresServer.stopCommand[0], Array(PostgresServer.stopCommand.dropFirst()))
-            try? FileManager.default.removeItem(atPath: PostgresServer.removeFolder)
+        let stop = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
+        stopLock.withLock {
+            if started.isEmpty {
+                atexit {
+                    for (stop, folder) in PostgresServer.stopLock.withLock({ PostgresServer.started }) {
+                        _ = PostgresServer.run(stop[0], Array(stop.dropFirst()))
+                        try? FileManager.default.removeItem(atPath: folder)
+                    }
+                }
+            }
+            started.append((stop, folder))
         }
-        psql = bin + "/psql"
-        return PostgresServer(folder: folder)
+        return PostgresServer(folder: folder, binaries: bin)
     }
 
-    nonisolated(unsafe) private static var psql = ""
+    private var psql: String { binaries + "/psql" }
 
     /// Starts `psql` running `sql` against this server, as a separate client process, and returns its
     /// pid without waiting: for a client killed in the middle of what it runs.
     public func startClient(running sql: String) -> pid_t? {
-        Self.spawn(Self.psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql])
+        Self.spawn(psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql])
     }
     /// Runs `sql` with `psql` as the superuser and waits; its exit status (0: it all ran).
     @discardableResult
     public func run(sql: String) -> Int32 {
-        Self.run(Self.psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        Self.run(psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
-    nonisolated(unsafe) private static var stopCommand: [String] = []
-    nonisolated(unsafe) private static var removeFolder = ""
+    /// Each started server's stop command and folder, for the exit handler.
+    nonisolated(unsafe) private static var started: [([String], String)] = []
+    private static let stopLock = NSLock()
 
     private static func binaries() -> String? {
         let root = "/usr/lib/postgresql"
@@ -92,7 +102,7 @@ public final class PostgresServer: Sendable {
     /// `Process`, which can hang waiting for a child here (during a static initializer, while tests run
     /// on other threads). Returns its exit status, or -1.
     @discardableResult
-    static func run(_ executable: String, _ arguments: [String]) -> Int32 {
+    public static func run(_ executable: String, _ arguments: [String]) -> Int32 {
         guard let pid = spawn(executable, arguments) else { return -1 }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {

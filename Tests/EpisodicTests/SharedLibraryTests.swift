@@ -193,3 +193,62 @@ final class Acknowledged: @unchecked Sendable {
     var commands: Set<CommandID> { lock.withLock { all } }
     var failures: [String] { lock.withLock { failed } }
 }
+
+extension SharedLibraryTests {
+    @Test("a push that stopped part way carries on where the server's log ends, and the result hashes as the library does")
+    func interruptedPush() throws {
+        let library = try Library.create(at: folder("own"))
+        for name in ["One", "Two", "Three"] { _ = try createPodcast(name, on: library) }
+        // What an interrupted push leaves: the server holds the library's first commits.
+        try FileManager.default.copyItem(atPath: folder("own"), toPath: folder("prefix"))
+        _ = try Library(at: folder("prefix")).push(to: location)
+        for name in ["Four", "Five"] { _ = try createPodcast(name, on: library) }
+
+        let report = try library.push(to: location)
+        #expect(report.alreadyThere == 3)
+        #expect(report.sent == 2)
+        let clone = try Library.clone(location, into: folder("clone"))
+        #expect(try logBytes(folder("clone")) == logBytes(folder("own")))
+        #expect(try clone.podcasts().map(\.name).sorted() == ["Five", "Four", "One", "Three", "Two"])
+    }
+
+    @Test("a clone that stopped part way carries on when run again; another library's folder is refused")
+    func cloneAgain() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        _ = try createPodcast("First", on: ana)
+        _ = try Library.clone(location, into: folder("bo"))
+        _ = try createPodcast("Second", on: ana)
+        let again = try Library.clone(location, into: folder("bo"))
+        #expect(try again.podcasts().map(\.name).sorted() == ["First", "Second"])
+
+        let own = try Library.create(at: folder("own"))
+        _ = try createPodcast("Mine", on: own)
+        #expect(throws: LibraryError.libraryHasEvents(path: folder("own"), events: 1)) { try Library.clone(location, into: folder("own")) }
+        #expect(throws: LibraryError.libraryHasEvents(path: folder("own"), events: 1)) { try Library.createShared(at: folder("own"), on: location) }
+        #expect(throws: SharedLogError.schemaNotEmpty(server: "\(location.endpoint)", schema: location.schema, events: 2)) {
+            try Library.createShared(at: folder("new"), on: location)
+        }
+    }
+
+    @Test("log --follow's wait on a shared library wakes on the server's notification, well before its poll")
+    func followWakesOnNotify() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        _ = try Library.clone(location, into: folder("bo"))
+        let seen = Acknowledged()
+        let started = ContinuousClock.now
+        let bo = folder("bo")
+        let follower = Thread {
+            try? Library(at: bo).followLog(LogFilter(), pollInterval: .seconds(60), keepGoing: { seen.commands.isEmpty && ContinuousClock.now - started < .seconds(120) }) {
+                seen.add($0.record.commandID)
+            }
+        }
+        follower.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        let created = try ana.submit(
+            [Submission(.podcast(.id(PodcastID(UUID())), .create(id: PodcastID(UUID()), name: "Live", at: .now)))], actor: "ana")
+        let id = try created.results[0].get().commandID
+        while !follower.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(seen.commands == [id])
+        #expect(ContinuousClock.now - started < .seconds(30), "the follower waited for its poll, not the notification")
+    }
+}

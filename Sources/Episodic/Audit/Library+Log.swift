@@ -3,6 +3,7 @@ import EventCodec
 import EventLog
 import Foundation
 import PodcastDomain
+import PostgresLog
 import Projections
 
 extension Library {
@@ -14,11 +15,16 @@ extension Library {
     }
 
     /// Like ``readLog(_:_:)``, then waits for new events and shows them as they are appended, until
-    /// `keepGoing` says to stop. `pollInterval` is how often the log is looked at.
+    /// `keepGoing` says to stop. `pollInterval` is how often the log is looked at (by default 200 ms, and
+    /// 5 s for a shared library); a shared library's
+    /// server also wakes the wait as soon as a commit lands (`LISTEN`/`NOTIFY`), so the interval is only
+    /// what a lost notification costs.
     public func followLog(
-        _ filter: LogFilter, pollInterval: Duration = .milliseconds(200), keepGoing: () -> Bool,
+        _ filter: LogFilter, pollInterval: Duration? = nil, keepGoing: () -> Bool,
         _ body: (LoggedEvent) throws -> Void
     ) throws {
+        // A shared library's server says when it grows: its poll is only the fallback, and each costs a query.
+        let pollInterval = pollInterval ?? (store is SharedStore ? .seconds(5) : .milliseconds(200))
         var next = filter.start
         var podcasts = EpisodePodcasts(log: store)
         while keepGoing() {
@@ -28,6 +34,7 @@ extension Library {
                 next = store.head.next
             }
             if let end = filter.end, next > end { return }
+            guard keepGoing() else { return }
             store.waitForChange(timeout: pollInterval)
         }
     }

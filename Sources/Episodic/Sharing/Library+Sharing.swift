@@ -119,24 +119,40 @@ extension Library {
             let shared = try SharedLog(session: session, schema: location.schema)
             let start = try shared.head().position
             guard start <= log.head else { throw SharedLogError.schemaNotEmpty(server: "\(location.endpoint)", schema: location.schema, events: start.rawValue) }
-            try shared.requireSameEvent(as: log, at: start)
+            try SharedLog.requireSameEvent(shared.head(andEventAt: start).event, as: log, at: start)
             var report = PushReport(alreadyThere: start.rawValue, sent: 0, blobs: 0, logHash: "")
-            try log.readCommits(from: start.next) { stored in
-                let refs = Array(Set(stored.events.flatMap(\.blobs)))
-                let there = refs.isEmpty ? [] : try shared.stored(refs)
-                for ref in refs where !there.contains(ref.sha256) {
-                    try shared.upload(ref, stored: log.blobs.stored(ref))
-                    report.blobs += 1
+            // Commits go in batches, a transaction each: one fsync on the server per batch, and an
+            // interrupted push keeps every batch it finished.
+            var batch: [StoredCommit] = []
+            func send() throws {
+                guard !batch.isEmpty else { return }
+                try session.transaction {
+                    for stored in batch {
+                        let refs = Array(Set(stored.events.flatMap(\.blobs)))
+                        let there = refs.isEmpty ? [] : try shared.stored(refs)
+                        for ref in refs where !there.contains(ref.sha256) {
+                            try shared.upload(ref, stored: log.blobs.stored(ref))
+                            report.blobs += 1
+                        }
+                        let events = try stored.events.map { try DomainEvents.decode($0) }
+                        let positions = try PostgresAppend.append(
+                            stored.commit, claims: ClaimChange.changes(for: events), chained: stored.chained, schema: location.schema,
+                            on: session)
+                        guard positions == stored.positions else {
+                            throw SharedLogError.outOfStep(
+                                position: stored.positions.lowerBound, reason: "the server placed it at \(positions.lowerBound)")
+                        }
+                    }
                 }
-                let events = try stored.events.map { try DomainEvents.decode($0) }
-                let positions = try PostgresAppend.append(
-                    stored.commit, claims: ClaimChange.changes(for: events), chained: stored.chained, schema: location.schema, on: session)
-                guard positions == stored.positions else {
-                    throw SharedLogError.outOfStep(position: stored.positions.lowerBound, reason: "the server placed it at \(positions.lowerBound)")
-                }
-                report.sent += UInt64(stored.events.count)
-                progress?(positions.upperBound.rawValue, log.head.rawValue)
+                report.sent += batch.reduce(0) { $0 + UInt64($1.events.count) }
+                progress?(batch.last!.positions.upperBound.rawValue, log.head.rawValue)
+                batch.removeAll(keepingCapacity: true)
             }
+            try log.readCommits(from: start.next) { stored in
+                batch.append(stored)
+                if batch.count >= Self.pushBatch { try send() }
+            }
+            try send()
             let check = try Self.serverHash(shared, through: log.head, libraryID: id)
             report.logHash = try log.lastCommitHash()
             guard check == report.logHash else { throw SharedLogError.pushMismatch(local: report.logHash, server: check) }
@@ -144,6 +160,9 @@ extension Library {
             return report
         }
     }
+
+    /// Commits per transaction in a push.
+    static let pushBatch = 500
 
     /// Catches this machine's copy up with the server, then hashes the server's commits through the
     /// copy's head and compares that with the copy's own hash: for `verify`.

@@ -50,7 +50,7 @@ struct RestoreCommand: ParsableCommand {
 }
 
 /// Counts as a sentence says them.
-private enum Amount {
+enum Amount {
     static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
     static func events(_ n: UInt64) -> String { "\(n) event\(n == 1 ? "" : "s")" }

@@ -88,7 +88,7 @@ struct CloneCommand: ParsableCommand {
                 session.printJSON(CloneRecord(library: global.libraryPath, shared: "\(location)", events: events, seconds: seconds))
             } else {
                 Terminal.say(TerminalText(
-                    "Cloned \(location) into \(global.libraryPath): \(events) events in \(String(format: "%.1f", seconds)) s."))
+                    "Cloned \(location) into \(global.libraryPath): \(Amount.events(events)) in \(String(format: "%.1f", seconds)) s."))
             }
         }
     }
@@ -127,7 +127,7 @@ struct PushCommand: ParsableCommand {
                     blobs: report.blobs, logHash: report.logHash))
             } else {
                 Terminal.say(TerminalText(
-                    "Pushed \(report.sent) events and \(report.blobs) blobs to \(location)"
+                    "Pushed \(Amount.events(report.sent)) and \(Amount.count(report.blobs, "blob")) to \(location)"
                         + (report.alreadyThere > 0 ? " (\(report.alreadyThere) were there from an earlier push)" : "")
                         + "; the server's log hashes as this library's (\(report.logHash.prefix(16))…). This folder is now its side."))
             }

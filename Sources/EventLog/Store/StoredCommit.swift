@@ -16,6 +16,22 @@ public struct StoredCommit: Sendable, Equatable {
         self.chained = chained
     }
 
+    /// `commit` as a log stores it from `first` on, each stream continuing from the version
+    /// `versionsBefore` gives it.
+    public init(_ commit: Commit, at first: LogPosition, versionsBefore: (StreamID) throws -> Int) rethrows {
+        var versions: [StreamID: Int] = [:]
+        var events: [RecordedEvent] = []
+        for (offset, event) in commit.events.enumerated() {
+            let version = try (versions[event.stream] ?? versionsBefore(event.stream)) + 1
+            versions[event.stream] = version
+            events.append(RecordedEvent(
+                position: LogPosition(first.rawValue + UInt64(offset)), stream: event.stream, streamVersion: version, type: event.type,
+                schemaVersion: event.schemaVersion, timestamp: commit.timestamp, actor: commit.actor, commandID: commit.commandID,
+                undoes: commit.undoes, blobs: event.blobs, payload: event.payload))
+        }
+        self.init(events: events)
+    }
+
     public var positions: ClosedRange<LogPosition> { events[0].position...events[events.count - 1].position }
 
     /// The commit to append to reproduce this one: its events, and as expectations each stream's

@@ -22,7 +22,7 @@ public final class PostgresSession {
         }
         do {
             connection = try PostgresConnection.connect(
-                on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration, id: 1, logger: logger
+                on: Self.eventLoop, configuration: configuration, id: 1, logger: logger
             ).wait()
         } catch {
             throw Self.connectionFailure(error, endpoint: endpoint)
@@ -30,6 +30,10 @@ public final class PostgresSession {
     }
 
     deinit { try? connection.close().wait() }
+
+    /// One thread for every connection of the process: a command makes one or two, and a thread per
+    /// core would only cost their start.
+    private static let eventLoop = MultiThreadedEventLoopGroup(numberOfThreads: 1).next()
 
     /// Runs one statement and returns its rows. A server error comes back as the `PSQLError`; a lost
     /// connection as ``SharedLogError/unreachable(server:reason:)``.
@@ -58,6 +62,9 @@ public final class PostgresSession {
     static func connectionFailure(_ error: any Error, endpoint: PostgresEndpoint) -> SharedLogError {
         if let error = error as? PSQLError, let message = error.serverInfo?[.message] {
             return .serverRefused(server: "\(endpoint)", reason: message)
+        }
+        if let error = error as? PSQLError, error.code == .authMechanismRequiresPassword {
+            return .serverRefused(server: "\(endpoint)", reason: "it asks for a password, and there is none in PGPASSWORD or ~/.pgpass")
         }
         return .unreachable(server: "\(endpoint)", reason: reason(error))
     }

@@ -1,3 +1,4 @@
+import CoreValues
 import EventLog
 import Foundation
 import PostgresNIO
@@ -10,13 +11,20 @@ public enum PostgresSchema {
     public static var version: Int { migrations.last?.version ?? 0 }
 
     /// What can go wrong bringing a schema up to date.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    public enum Failure: Error, Equatable, Sendable, ClassifiedError, CustomStringConvertible {
         /// The schema name is not a plain identifier (letters, digits, underscores; not a digit first).
         case invalidSchemaName(String)
         /// The schema was brought to a version newer than this build knows.
         case newerSchema(schema: String, found: Int, supported: Int)
         /// This build's DDL files are missing (a broken installation).
         case missingMigrations
+
+        public var kind: ErrorKind {
+            switch self {
+            case .invalidSchemaName: .usage
+            case .newerSchema, .missingMigrations: .failure
+            }
+        }
 
         public var description: String {
             switch self {

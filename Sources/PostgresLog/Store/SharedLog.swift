@@ -18,16 +18,26 @@ public struct SharedLog {
     /// The library's id and its last position; ``SharedLogError/noSharedLibrary(server:schema:)`` when
     /// the schema holds none.
     public func head() throws -> (library: LibraryID, position: LogPosition) {
+        let found = try head(andEventAt: .none)
+        return (found.library, found.position)
+    }
+
+    /// The library's id, its last position, and the event at `position` (nil for none, or when the log
+    /// does not reach it): in one round trip, what a catch-up checks before it copies anything.
+    public func head(andEventAt position: LogPosition) throws -> (library: LibraryID, position: LogPosition, event: RecordedEvent?) {
         let rows: PostgresQueryResult
         do {
-            rows = try session.query("SELECT library_id, position FROM \(unescaped: schema).log_head")
+            rows = try session.query("""
+                SELECT h.library_id, h.position, \(unescaped: Self.columns("e"))
+                FROM \(unescaped: schema).log_head h LEFT JOIN \(unescaped: schema).events e ON e.position = \(Int64(position.rawValue))
+                """)
         } catch let error as PSQLError where ["42P01", "3F000"].contains(error.serverInfo?[.sqlState]) {
             throw SharedLogError.noSharedLibrary(server: "\(session.endpoint)", schema: schema)
         }
-        guard let (id, position) = try rows.first?.decode((UUID, Int64).self) else {
-            throw SharedLogError.noSharedLibrary(server: "\(session.endpoint)", schema: schema)
-        }
-        return (LibraryID(id), LogPosition(UInt64(position)))
+        guard let row = rows.first else { throw SharedLogError.noSharedLibrary(server: "\(session.endpoint)", schema: schema) }
+        let (id, head, eventPosition) = try row.decode((UUID, Int64, Int64?).self)
+        let event = eventPosition == nil ? nil : try Self.event(row, from: 2).event
+        return (LibraryID(id), LogPosition(UInt64(head)), event)
     }
 
     /// The whole commits that follow `position`, about `limit` events of them (more when one commit is
@@ -69,19 +79,14 @@ public struct SharedLog {
         return commits
     }
 
-    /// Throws ``SharedLogError/logReplaced(position:)`` unless the server's event at `position` is the
-    /// one `log` holds there, field for field: what tells the same log from one restored and written
-    /// again, or another library's.
-    public func requireSameEvent(as log: EventLog, at position: LogPosition) throws {
+    /// Throws ``SharedLogError/logReplaced(position:)`` unless `theirs`, the server's event at
+    /// `position`, is the one `log` holds there, field for field: what tells the same log from one
+    /// restored and written again, or another library's.
+    public static func requireSameEvent(_ theirs: RecordedEvent?, as log: EventLog, at position: LogPosition) throws {
         guard position != .none else { return }
         var mine: RecordedEvent?
         try log.read(from: position, through: position) { mine = RecordedEvent($0) }
-        guard let theirs = try event(at: position), theirs == mine else { throw SharedLogError.logReplaced(position: position) }
-    }
-
-    /// The event at `position`, or nil when the server's log does not reach it.
-    public func event(at position: LogPosition) throws -> RecordedEvent? {
-        try events(after: LogPosition(position.rawValue - 1), through: position).first?.event
+        guard let theirs, theirs == mine else { throw SharedLogError.logReplaced(position: position) }
     }
 
     private struct Row {
@@ -92,31 +97,44 @@ public struct SharedLog {
     }
 
     private func events(after start: LogPosition, through end: LogPosition) throws -> [Row] {
-        let rows = try session.query("""
-            SELECT position, commit_first, commit_last, chained, stream, stream_version, type, schema_version, time_ms, actor,
-                   command_id, undoes, data, blobs
-            FROM \(unescaped: schema).events WHERE position > \(Int64(start.rawValue)) AND position <= \(Int64(end.rawValue))
-            ORDER BY position
-            """)
-        return try rows.map { row in
-            let (position, first, last, chained, stream, version, type, schemaVersion, time, actor, command, undoes, data, blobs) =
-                try row.decode((Int64, Int64, Int64, Bool, String, Int, String, Int, Int64, String, UUID, UUID?, String, [String]).self)
-            guard let streamID = StreamID(rawValue: stream), let timestamp = Timestamp(rawValue: time) else {
-                throw SharedLogError.outOfStep(position: LogPosition(UInt64(position)), reason: "the server's event is malformed")
-            }
-            let refs = try blobs.map { text in
-                let parts = text.split(separator: ":")
-                guard parts.count == 2, let size = Int(parts[1]), let ref = BlobRef(sha256: String(parts[0]), byteCount: size) else {
-                    throw SharedLogError.outOfStep(position: LogPosition(UInt64(position)), reason: "a blob reference is malformed")
-                }
-                return ref
-            }
-            let event = RecordedEvent(
-                position: LogPosition(UInt64(position)), stream: streamID, streamVersion: version, type: type,
-                schemaVersion: schemaVersion, timestamp: timestamp, actor: actor, commandID: CommandID(command),
-                undoes: undoes.map { CommandID($0) }, blobs: refs, payload: Array(data.utf8))
-            return Row(event: event, commitFirst: LogPosition(UInt64(first)), commitLast: LogPosition(UInt64(last)), chained: chained)
+        try session.query("""
+            SELECT \(unescaped: Self.columns("e")) FROM \(unescaped: schema).events e
+            WHERE e.position > \(Int64(start.rawValue)) AND e.position <= \(Int64(end.rawValue))
+            ORDER BY e.position
+            """).map { try Self.event($0, from: 0) }
+    }
+
+    /// The columns of an event, in the order ``event(_:from:)`` reads them.
+    private static func columns(_ table: String) -> String {
+        ["position", "commit_first", "commit_last", "chained", "stream", "stream_version", "type", "schema_version", "time_ms",
+         "actor", "command_id", "undoes", "data", "blobs"].map { "\(table).\($0)" }.joined(separator: ", ")
+    }
+
+    /// The event whose columns start at `offset` in `row`.
+    private static func event(_ row: PostgresRow, from offset: Int) throws -> Row {
+        let cells = Array(row).dropFirst(offset)
+        var columns = cells.makeIterator()
+        func next<T: PostgresDecodable>(_: T.Type = T.self) throws -> T { try columns.next()!.decode(T.self) }
+        let position: Int64 = try next()
+        let first: Int64 = try next(), last: Int64 = try next(), chained: Bool = try next()
+        let stream: String = try next(), version: Int = try next(), type: String = try next(), schemaVersion: Int = try next()
+        let time: Int64 = try next(), actor: String = try next(), command: UUID = try next(), undoes: UUID? = try next()
+        let data: String = try next(), blobs: [String] = try next()
+        let at = LogPosition(UInt64(position))
+        guard let streamID = StreamID(rawValue: stream), let timestamp = Timestamp(rawValue: time) else {
+            throw SharedLogError.outOfStep(position: at, reason: "the server's event is malformed")
         }
+        let refs = try blobs.map { text in
+            let parts = text.split(separator: ":")
+            guard parts.count == 2, let size = Int(parts[1]), let ref = BlobRef(sha256: String(parts[0]), byteCount: size) else {
+                throw SharedLogError.outOfStep(position: at, reason: "a blob reference is malformed")
+            }
+            return ref
+        }
+        let event = RecordedEvent(
+            position: at, stream: streamID, streamVersion: version, type: type, schemaVersion: schemaVersion, timestamp: timestamp,
+            actor: actor, commandID: CommandID(command), undoes: undoes.map { CommandID($0) }, blobs: refs, payload: Array(data.utf8))
+        return Row(event: event, commitFirst: LogPosition(UInt64(first)), commitLast: LogPosition(UInt64(last)), chained: chained)
     }
 
     /// Stores a blob's file bytes (an LZ4 frame) under its hash, once; storing it again changes nothing.

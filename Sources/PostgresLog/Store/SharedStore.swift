@@ -37,7 +37,12 @@ public final class SharedStore: LogStore {
     /// otherwise to what the folder holds. ``lastContact`` says which.
     public func refresh() throws {
         do {
-            try local.write { writer in try pull(into: writer) }
+            try local.refresh()
+            // The folder's lock only when there is something to copy: a reader that finds the copy
+            // current changes nothing.
+            if try check(sharedLog()) > local.head {
+                try local.write { writer in try pull(into: writer) }
+            }
             lastContact = .current
         } catch let error as SharedLogError where error.kind == .busy || error.kind == .failure {
             lastContact = .failed(error)
@@ -83,17 +88,23 @@ public final class SharedStore: LogStore {
     /// Waits until the server says it has a new head or `timeout` passes, whichever is first; a
     /// notification lost on the way only costs the wait. For `log --follow`.
     public func waitForChange(timeout: Duration) {
-        // The listener's connection stays open for the next wait.
         guard let session = try? connected() else { return Thread.sleep(forTimeInterval: timeout.seconds) }
-        let changed = DispatchSemaphore(value: 0)
-        let channel = "episodic_\(schema)"
         if listener == nil {
-            listener = session.connection.addListener(channel: channel) { _, _ in changed.signal() }
-            _ = try? session.query(PostgresQuery(unsafeSQL: "LISTEN \(channel)"))
+            // The listener and its connection stay for the next waits; a notification that comes between
+            // two waits is kept by the semaphore, so the next wait returns at once. The first call returns
+            // once it listens, so that the caller looks again: what came before it listened is not lost.
+            let changed = self.changed
+            listener = session.connection.addListener(channel: notificationChannel) { _, _ in changed.signal() }
+            _ = try? session.query(PostgresQuery(unsafeSQL: "LISTEN \(notificationChannel)"))
+            return
         }
         _ = changed.wait(timeout: .now() + timeout.seconds)
+        while changed.wait(timeout: .now()) == .success {}
     }
 
+    /// The channel the schema's `append` notifies, with the new head.
+    var notificationChannel: String { "episodic_\(schema)" }
+    private let changed = DispatchSemaphore(value: 0)
     private var listener: PostgresListenContext?
 
     // MARK: The server
@@ -111,13 +122,7 @@ public final class SharedStore: LogStore {
     /// head), after checking that the server holds this library and the copy's last event.
     public func pull(into writer: LogWriter, through end: LogPosition? = nil) throws {
         let shared = try sharedLog()
-        let (library, serverHead) = try shared.head()
-        if let expected = local.libraryID, library != expected {
-            throw SharedLogError.otherLibrary(schema: schema, expected: expected, found: library)
-        }
-        let localHead = local.head
-        guard serverHead >= localHead else { throw SharedLogError.serverBehind(server: serverHead, local: localHead) }
-        try shared.requireSameEvent(as: local, at: localHead)
+        let serverHead = try check(shared)
         let target = min(end ?? serverHead, serverHead)
         while local.head < target {
             let commits = try shared.commits(after: local.head)
@@ -132,6 +137,19 @@ public final class SharedStore: LogStore {
 }
 
 extension SharedStore {
+    /// The server's head, once it is shown to hold this library and to continue this machine's copy:
+    /// the same library id, a log at least as long, and the same event at the copy's head.
+    func check(_ shared: SharedLog) throws -> LogPosition {
+        let localHead = local.head
+        let (library, serverHead, theirs) = try shared.head(andEventAt: localHead)
+        if let expected = local.libraryID, library != expected {
+            throw SharedLogError.otherLibrary(schema: schema, expected: expected, found: library)
+        }
+        guard serverHead >= localHead else { throw SharedLogError.serverBehind(server: serverHead, local: localHead) }
+        try SharedLog.requireSameEvent(theirs, as: local, at: localHead)
+        return serverHead
+    }
+
     /// A copy refused for a stream out of step is the server's log not continuing the copy's.
     static func copyFailure(_ error: EventLogError, at position: LogPosition) -> any Error {
         guard case .versionConflict(let stream, _, let actual) = error else { return error }
@@ -162,7 +180,13 @@ struct SharedAppender: LogAppender {
             try store.pull(into: writer)
             throw LogStoreRace(refusal: error)
         }
-        try store.pull(into: writer, through: positions.upperBound)
+        if positions.lowerBound == store.local.head.next {
+            // Nothing came between the catch-up and this commit: the copy takes it as it was sent, at the
+            // positions the server gave it, without asking the server for it back.
+            try writer.copy([StoredCommit(commit, at: positions.lowerBound, versionsBefore: { try writer.version(of: $0) })])
+        } else {
+            try store.pull(into: writer, through: positions.upperBound)
+        }
         var versions: [StreamID: Int] = [:]
         for stream in Set(commit.events.map(\.stream)) { versions[stream] = try writer.version(of: stream) }
         return AppendResult(positions: positions, streamVersions: versions)

@@ -215,3 +215,17 @@ final class Results: @unchecked Sendable {
     func add(_ error: (any Error)?) { lock.withLock { all.append(error) } }
     var errors: [any Error] { lock.withLock { all.compactMap { $0 } } }
 }
+
+@Suite("TLS to the shared library's server", .enabled(if: PostgresServer.shared?.tlsURL != nil, "no PostgreSQL server with TLS could be started"))
+struct SharedLogTLSTests {
+    @Test("sslmode=require talks TLS to the server; sslmode=disable does not")
+    func tls() throws {
+        let url = PostgresServer.shared!.tlsURL!
+        func ssl(_ url: String) throws -> Bool {
+            try PostgresSession(PostgresEndpoint(url: url))
+                .query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()").first!.decode(Bool.self)
+        }
+        #expect(try ssl(url))
+        #expect(try !ssl(url.replacingOccurrences(of: "sslmode=require", with: "sslmode=disable")))
+    }
+}

@@ -9,9 +9,9 @@ struct PgBouncer {
     /// The server's URL, through the pooler.
     var url: String { "postgres://postgres@/postgres?host=\(folder)&port=\(port)" }
 
-    /// Starts PgBouncer in front of the server listening in `serverFolder`; nil when it is not installed
+    /// Starts PgBouncer in front of the server listening in `serverFolder` on `serverPort`; nil when it is not installed
     /// or does not start.
-    static func start(in parent: String, serverFolder: String) -> PgBouncer? {
+    static func start(in parent: String, serverFolder: String, serverPort: Int) -> PgBouncer? {
         let binary = "/usr/sbin/pgbouncer"
         guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
         let folder = parent + "/pgbouncer"
@@ -19,7 +19,7 @@ struct PgBouncer {
         let bouncer = PgBouncer(folder: folder)
         let config = """
             [databases]
-            * = host=\(serverFolder) port=5432
+            * = host=\(serverFolder) port=\(serverPort)
             [pgbouncer]
             listen_addr =
             unix_socket_dir = \(folder)

@@ -57,7 +57,7 @@ struct PostgresBenchmark: ParsableCommand {
         try appends(on: server, report: report)
         let (own, shared) = try pushAndClone(on: server, in: folder, report: report)
         var targets = [("own library", own), ("shared library", shared)]
-        if let serverFolder = server.folder, let bouncer = PgBouncer.start(in: serverFolder, serverFolder: serverFolder) {
+        if let owned = server.owned, let bouncer = PgBouncer.start(in: owned.folder, serverFolder: owned.folder, serverPort: owned.port) {
             // The same library through the pooler: a second clone, whose folder names the pooler's URL.
             let pooledPath = folder.root + "/clone-pgbouncer"
             try? FileManager.default.removeItem(atPath: pooledPath)

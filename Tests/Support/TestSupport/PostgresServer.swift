@@ -18,15 +18,20 @@ public final class PostgresServer: Sendable {
     }
 
     public let folder: String
+    public let port: Int
     /// The server's connection URL, as the `postgres` superuser, over the Unix socket in ``folder``.
     public let url: String
+    /// The same server over TCP on 127.0.0.1 with `sslmode=require`; nil when no certificate could be made.
+    public let tlsURL: String?
     /// The folder of the server's programs (`pg_test_fsync` is there too).
     public let binaries: String
 
-    private init(folder: String, binaries: String) {
+    private init(folder: String, binaries: String, port: Int, tls: Bool) {
         self.folder = folder
         self.binaries = binaries
-        url = "postgres://postgres@/postgres?host=\(folder)"
+        self.port = port
+        url = "postgres://postgres@/postgres?host=\(folder)&port=\(port)"
+        tlsURL = tls ? "postgres://postgres@127.0.0.1:\(port)/postgres?sslmode=require" : nil
     }
 
     /// A schema name no other test uses.
@@ -51,9 +56,15 @@ public final class PostgresServer: Sendable {
         let data = folder + "/data"
         let initdb = [bin + "/initdb", "-D", data, "--no-sync", "-A", "trust", "-U", "postgres", "-E", "UTF8"]
         guard run(asRoot, initdb) == 0 else { unavailable = "initdb failed in \(folder)"; return nil }
+        guard let port = freePort() else { unavailable = "no free TCP port on 127.0.0.1"; return nil }
+        // TLS over TCP on 127.0.0.1 too, with a certificate made for the run, when openssl is there.
+        let certificate = run(asRoot, [
+            "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", data + "/server.key",
+            "-out", data + "/server.crt", "-days", "2", "-subj", "/CN=localhost",
+        ]) == 0 && run(asRoot, ["/bin/chmod", "600", data + "/server.key"]) == 0
         // A backend notices within 100 ms that its client was killed, even while it waits.
-        let options = "-p 5432 -k \(folder) -c listen_addresses='' -c fsync=\(fsync ? "on" : "off") -c max_connections=60 "
-            + "-c client_connection_check_interval=100"
+        let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") "
+            + "-c max_connections=60 -c client_connection_check_interval=100" + (certificate ? " -c ssl=on" : "")
         let start = [bin + "/pg_ctl", "-D", data, "-l", folder + "/server.log", "-w", "-o", options, "start"]
         guard run(asRoot, start) == 0 else { unavailable = "pg_ctl could not start a server (see \(folder)/server.log)"; return nil }
         let stop = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
@@ -68,7 +79,22 @@ public final class PostgresServer: Sendable {
             }
             started.append((stop, folder))
         }
-        return PostgresServer(folder: folder, binaries: bin)
+        return PostgresServer(folder: folder, binaries: bin, port: port, tls: certificate)
+    }
+
+    /// A TCP port nobody listens on now, from the system.
+    private static func freePort() -> Int? {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return nil }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
     }
 
     private var psql: String { binaries + "/psql" }
@@ -76,12 +102,12 @@ public final class PostgresServer: Sendable {
     /// Starts `psql` running `sql` against this server, as a separate client process, and returns its
     /// pid without waiting: for a client killed in the middle of what it runs.
     public func startClient(running sql: String) -> pid_t? {
-        Self.spawn(psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-c", sql])
+        Self.spawn(psql, ["-h", folder, "-p", String(port), "-U", "postgres", "-d", "postgres", "-c", sql])
     }
     /// Runs `sql` with `psql` as the superuser and waits; its exit status (0: it all ran).
     @discardableResult
     public func run(sql: String) -> Int32 {
-        Self.run(psql, ["-h", folder, "-p", "5432", "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        Self.run(psql, ["-h", folder, "-p", String(port), "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
     /// Each started server's stop command and folder, for the exit handler.

@@ -17,6 +17,7 @@ extension Library {
 
     /// The episode as it stood at `bound`: its stream folded up to that point.
     public func episode(_ id: EpisodeID, asOf bound: LogBound) throws -> EpisodeState {
+        try refreshLog()
         var state = EpisodeDecider.initial
         try store.read(stream: StreamID(domain: id.streamName)) { envelope in
             guard bound.admits(position: envelope.position, time: envelope.timestamp) else { return }

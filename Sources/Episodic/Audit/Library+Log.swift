@@ -8,9 +8,11 @@ import Projections
 
 extension Library {
     /// Calls `body` with each event `filter` admits, in log order, from `filter.since` to `filter.until`
-    /// (or the head). Reading takes no lock; memory stays constant but for the episodes' podcasts, which
-    /// a podcast filter remembers.
+    /// (or the head), after catching up with what others appended (a shared library's teammates
+    /// included). Reading takes no lock; memory stays constant but for the episodes' podcasts, which a
+    /// podcast filter remembers.
     public func readLog(_ filter: LogFilter, _ body: (LoggedEvent) throws -> Void) throws {
+        try refreshLog()
         try readLog(filter, from: filter.start, body)
     }
 
@@ -39,7 +41,9 @@ extension Library {
         }
     }
 
-    private func readLog(_ filter: LogFilter, from start: LogPosition, _ body: (LoggedEvent) throws -> Void) throws {
+    /// ``readLog(_:_:)`` without catching up first: for the write path, which has caught up already and
+    /// holds the writer lock.
+    func readLog(_ filter: LogFilter, from start: LogPosition, _ body: (LoggedEvent) throws -> Void) throws {
         var podcasts = EpisodePodcasts(log: store)
         try readLog(filter, from: start, podcasts: &podcasts, body)
     }

@@ -5,7 +5,8 @@ extension Library {
     /// Writes a consistent snapshot of the library (log and blobs, up to a commit boundary) to `archive`,
     /// a tar file, while other processes may go on writing. See `EventLog.backup(to:replacing:)`.
     public func backup(to archive: String, replacing: Bool = false) throws -> BackupReport {
-        try log.backup(to: archive, replacing: replacing)
+        try refreshLog()
+        return try log.backup(to: archive, replacing: replacing)
     }
 
     /// Creates a library at `path` from a backup, verifies its log and blobs, and builds its read models

@@ -85,10 +85,7 @@ public final class Library {
     /// says how far behind.
     package func currentReadModel(progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModel {
         let model = try readModel()
-        try store.refresh()
-        if let shared = store as? SharedStore, case .failed(let error) = shared.lastContact {
-            tell(.offline(reason: error.briefly, asOf: try lastEventTime()))
-        }
+        try refreshLog()
         do {
             try catchUpIfBehind(model, progress: progress)
         } catch where ReadModelFailure.isMalformed(error) {
@@ -124,6 +121,16 @@ public final class Library {
             try log.withWriterLock { try model.catchUp(with: log, asWriter: false, progress: progress) }
         } catch where ReadModelFailure.isRefusalToWrite(error) {
             tell(.behind(events: try behind(), reason: "\(error)"))
+        }
+    }
+
+    /// Brings the log up to date for a reader: what other processes appended, and for a shared library
+    /// what teammates appended on the server; when the server cannot be reached, a notice says the
+    /// answers come from this machine's copy, and how old it is.
+    func refreshLog() throws {
+        try store.refresh()
+        if let shared = store as? SharedStore, case .failed(let error) = shared.lastContact {
+            tell(.offline(reason: error.briefly, asOf: try lastEventTime()))
         }
     }
 

@@ -101,7 +101,7 @@ extension Library {
         filter.since = .position(command.positions.lowerBound)
         filter.until = .position(command.positions.upperBound)
         var undone: [LoggedEvent] = []
-        try readLog(filter) { undone.append($0) }
+        try readLog(filter, from: filter.start) { undone.append($0) }
         guard let first = undone.first?.record.position, let last = undone.last?.record.position else {
             throw UndoError.noSuchCommand(id)
         }

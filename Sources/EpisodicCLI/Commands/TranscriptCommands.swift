@@ -51,7 +51,7 @@ struct TranscriptCommands: ParsableCommand {
                 let (srt, outdated) = try session.library().subtitles(of: .text(episode))
                 if outdated {
                     Terminal.printError("warning: these subtitles were made from an earlier transcript. "
-                        + "Run `episodic transcript convert \(episode)` to bring them up to date.")
+                        + "Run `episodic transcript convert \(ShellWord.quoted(episode))` to bring them up to date.")
                 }
                 try Files.write(srt, to: file)
             }

@@ -6,6 +6,9 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
     /// The server did not answer (down, unreachable, too slow to accept a connection). Nothing was
     /// written; the same command works once it answers.
     case unreachable(server: String, reason: String)
+    /// The connection was lost while the server was taking a change: it may have been written. The next
+    /// command's catch-up copies it if it was.
+    case outcomeUnknown(server: String, reason: String)
     /// The server answered and said no: a wrong password, a missing database or role, no permission.
     case serverRefused(server: String, reason: String)
     /// The schema holds no shared library.
@@ -27,7 +30,7 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
 
     public var kind: ErrorKind {
         switch self {
-        case .unreachable: .busy
+        case .unreachable, .outcomeUnknown: .busy
         case .serverRefused: .failure
         case .noSharedLibrary: .missing
         case .schemaNotEmpty, .otherLibrary: .refused
@@ -46,6 +49,10 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
         case let .unreachable(server, reason):
             "the shared library's server at \(server) cannot be reached (\(reason)). Nothing was written; "
                 + "try again once it answers. Lists and searches still answer from this machine's copy."
+        case let .outcomeUnknown(server, reason):
+            "the connection to the shared library's server at \(server) was lost while it was taking the change "
+                + "(\(reason)): it may have been written. `episodic log` shows whether it was; run the command again only "
+                + "if it was not."
         case let .serverRefused(server, reason):
             "the server at \(server) refused the connection: \(reason). Check the user, the database and the "
                 + "password (PGPASSWORD or ~/.pgpass)."

@@ -174,6 +174,9 @@ struct SharedAppender: LogAppender {
         let positions: ClosedRange<LogPosition>
         do {
             positions = try PostgresAppend.append(commit, claims: claims, schema: store.schema, on: shared.session)
+        } catch SharedLogError.unreachable(let server, let reason) {
+            // The call went out; whether the server committed it before the connection went is unknown.
+            throw SharedLogError.outcomeUnknown(server: server, reason: reason)
         } catch let error where error is PostgresAppendError || error is EventLogError {
             // Decided on a copy that a teammate's commit has since overtaken: take their commits, so
             // that the next decision sees them.

@@ -95,4 +95,34 @@ struct SharedLibraryCLITests {
         #expect(noLibrary.status == 66)
         #expect(!FileManager.default.fileExists(atPath: cli.folder + "/ana"))
     }
+
+    @Test("three `episodic` processes on three machines add episodes to one podcast at once: all land, numbered uniquely, the same on every machine")
+    func processesAtOnce() throws {
+        #expect(try on("m0", "init", "--postgres", url, "--schema", schema).status == 0)
+        #expect(try on("m0", "podcast", "create", "Busy").status == 0)
+        for machine in ["m1", "m2"] { #expect(try on(machine, "clone", url, "--schema", schema).status == 0) }
+        let machines = ["m0", "m1", "m2"], each = 8
+        let processes = try machines.map { machine in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", """
+                for i in $(seq 1 \(each)); do "$EPISODIC" episode create Busy "\(machine) $i" --quiet > /dev/null || exit 1; done
+                """]
+            process.environment = cli.environment.merging([
+                "EPISODIC": CLI.binary, "EPISODIC_LIBRARY": cli.folder + "/" + machine, "PATH": "/usr/bin:/bin",
+            ]) { $1 }
+            try process.run()
+            return process
+        }
+        for process in processes { process.waitUntilExit() }
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "every command was acknowledged")
+        var logs: [String] = []
+        for machine in machines {
+            let episodes = try on(machine, "episode", "list", "Busy", "--json")
+            let numbers = (try episodes.json() as! [[String: Any]]).compactMap { $0["number"] as? Int }
+            #expect(numbers.sorted() == Array(1...(machines.count * each)), "numbers unique and gapless")
+            logs.append(try on(machine, "log", "--json").out)
+        }
+        #expect(logs.allSatisfy { $0 == logs[0] } && !logs[0].isEmpty)
+    }
 }

@@ -1,7 +1,7 @@
 /// Reads the turns of a transcript whose layout is known.
 ///
 /// Timestamp layouts (Zencastr, timestamp lines): a time alone on a line starts a turn; the first
-/// non-blank line after it is the speaker if `SpeakerName` says so, every other line is speech. A line
+/// non-blank line after it is the speaker where ``SpeakerLayout`` says so, every other line is speech. A line
 /// that looks like a time range is speech there. Time ranges: a range starts a turn whose text follows
 /// on the same line and the next ones; a time alone also starts a turn, one without a given end.
 /// Blank lines never matter, and a turn may hold no words (it is kept: its time ends the turn before).
@@ -19,7 +19,8 @@ enum TurnParsing {
         var turns: [TranscriptTurn] = []
         turns.reserveCapacity(lines.count / 3)
         var expectsSpeaker = false
-        for line in lines {
+        let layout = SpeakerLayout(lines)
+        for (index, line) in lines.enumerated() {
             switch LineKind(line.text) {
             case .blank:
                 continue
@@ -40,7 +41,7 @@ enum TurnParsing {
                 }
                 if expectsSpeaker {
                     expectsSpeaker = false
-                    if let name = SpeakerName.from(line.text) {
+                    if let name = layout.speaker(line.text, turnLineCount: lineCount(after: index - 1, in: lines)) {
                         turns[turns.count - 1].speaker = name
                         continue
                     }
@@ -49,6 +50,16 @@ enum TurnParsing {
             }
         }
         return turns
+    }
+
+    /// The non-blank lines of the turn whose timestamp is at `index`, up to the next time.
+    private static func lineCount(after index: Int, in lines: [TranscriptLine]) -> Int {
+        var count = 0
+        for line in lines[(index + 1)...] where !line.isBlank {
+            if case .time = LineKind(line.text) { break }
+            count += 1
+        }
+        return count
     }
 
     /// Appends an empty turn. A start slightly before the previous turn's becomes that start; one

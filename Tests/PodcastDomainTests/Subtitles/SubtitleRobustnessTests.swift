@@ -87,15 +87,40 @@ struct SubtitleRobustnessTests {
         #expect(subtitles.cues[1].lines == ["No speaker here, just text. And more."])
     }
 
-    @Test("A three-word line after the timestamp is text, a two-word one is a speaker")
-    func threeWordNames() throws {
-        // Given 'Mary Jane Watson' (3 words) and 'Maya Okafor' (2 words) after timestamps
-        let subtitles = try SubtitleConversion.convert(
-            "00:00:01\nMary Jane Watson\nsaid hello\n\n00:00:04\nMaya Okafor\nHello back.\n")
+    @Test("Where every turn has a line after its timestamp and more, that line is the speaker, whatever its shape")
+    func speakersByPosition() throws {
+        // Given names that the shape rules would read as speech: a dot, three words, lower case, no capitals
+        let subtitles = try SubtitleConversion.convert("""
+            00:00:01
+            Dr. Smith
+            Good morning.
 
-        // Then only the two-word line names a speaker
-        #expect(subtitles.cues[0].lines == ["Mary Jane Watson said hello"])
-        #expect(subtitles.cues[1].lines == ["Maya Okafor: Hello back."])
+            00:00:04
+            Mary Jane Watson
+            said hello
+
+            00:00:07
+            dr. smith
+            Hello again.
+
+            00:00:10
+            李明
+            你好。
+            """)
+
+        // Then each is the speaker of its turn, and none is glued onto the speech
+        #expect(subtitles.cues.map { $0.lines.joined(separator: " ") } == [
+            "Dr. Smith: Good morning.", "Mary Jane Watson: said hello", "dr. smith: Hello again.", "李明: 你好。",
+        ])
+    }
+
+    @Test("Speech right after the timestamps is speech: the shape rules decide where turns have no speaker lines")
+    func noSpeakerLines() throws {
+        // Given turns of one line each, straight after their timestamps
+        let subtitles = try SubtitleConversion.convert("00:00:01\nWelcome to the show\n\n00:00:04\nThanks for having me\n")
+
+        // Then nothing is read as a speaker
+        #expect(subtitles.cues.map(\.lines) == [["Welcome to the show"], ["Thanks for having me"]])
     }
 
     @Test("Speaker rule: short, capitalised, without . , ? ! — and a trailing colon is dropped")

@@ -1,0 +1,40 @@
+/// Whether a timestamp layout puts each turn's speaker on the line after its timestamp, decided for the
+/// whole transcript, so that a speaker is found by where it stands rather than by what it looks like:
+/// `Dr. Smith`, `Mary Jane Watson`, `dr. smith` and `李明` are names there, though ``SpeakerName``'s
+/// shape rules would read them as speech.
+///
+/// Both timestamp layouts put the speaker there; a transcript follows that when nearly every turn
+/// holds more than one line after its timestamp. Then the first line of such a turn is its speaker
+/// unless it ends a sentence (`.`, `?`, `!`, `…`), which a name does not and a line of speech that lost
+/// its speaker does. Where the layout is ambiguous (a turn of one line; a transcript whose turns are
+/// mostly one line of speech right after the timestamp) the shape rules decide, line by line.
+struct SpeakerLayout {
+    let byPosition: Bool
+
+    /// The share of turns that must hold more than one line.
+    static let multiLineShare = 0.8
+
+    init(_ lines: [TranscriptLine]) {
+        var turnLineCounts: [Int] = []
+        for line in lines where !line.isBlank {
+            switch LineKind(line.text) {
+            case .time:
+                turnLineCounts.append(0)
+            case .blank, .malformedTime:
+                continue
+            case .range, .text:
+                guard !turnLineCounts.isEmpty else { continue }
+                turnLineCounts[turnLineCounts.count - 1] += 1
+            }
+        }
+        let spoken = turnLineCounts.filter { $0 > 0 }
+        byPosition = !spoken.isEmpty && Double(spoken.filter { $0 > 1 }.count) >= Self.multiLineShare * Double(spoken.count)
+    }
+
+    /// The speaker named by `line`, the first line of a turn of `lineCount` lines; nil when it is speech.
+    func speaker(_ line: Substring, turnLineCount lineCount: Int) -> Substring? {
+        guard byPosition, lineCount > 1 else { return SpeakerName.from(line) }
+        guard let last = line.last, !".?!…".contains(last) else { return nil }
+        return line.utf8.last == UInt8(ascii: ":") ? line.dropLast() : line
+    }
+}

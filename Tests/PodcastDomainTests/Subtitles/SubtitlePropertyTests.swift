@@ -69,6 +69,39 @@ struct SubtitlePropertyTests {
         }
     }
 
+    @Test("Random turns whose speakers have any shape (a dot, three words, lower case, no capitals): each is named, none is glued onto the speech")
+    func speakersOfAnyShape() async {
+        let names = ["Dr. Smith", "Mary Jane Watson", "dr. smith", "李明", "Ana"]
+        let turn = zip(Gen.int(in: 0...20_000), Gen.int(in: 0...4), Gen.lowercaseLetter.string(of: 1...12).array(of: 1...40))
+        await propertyCheck(count: 100, input: turn.array(of: 1...20)) { turns in
+            // Given timestamp lines, each followed by its speaker and at least one word
+            var text = "", words: [String] = [], time = 1
+            for (gap, name, turnWords) in turns {
+                time += gap / 1_000 + 1
+                text += "\(time / 3_600):" + Self.twoDigits(time / 60 % 60) + ":" + Self.twoDigits(time % 60) + "\n"
+                text += names[name] + "\n" + turnWords.joined(separator: " ") + "\n\n"
+                words += turnWords
+            }
+
+            // When it is converted
+            guard let subtitles = try? SubtitleConversion.convert(text) else {
+                Issue.record("refused:\n\(text)")
+                return
+            }
+
+            // Then every name is a prefix, and what is left is exactly the words, in order
+            SubtitleInvariants.check(subtitles)
+            let shown = subtitles.cues.flatMap { cue in
+                cue.lines.enumerated().flatMap { index, line in
+                    var rest = Substring(line)
+                    if index == 0, let name = names.first(where: { rest.hasPrefix($0 + ":") }) { rest = rest.dropFirst(name.count + 1) }
+                    return rest.split(separator: " ").map(String.init)
+                }
+            }
+            #expect(shown == words)
+        }
+    }
+
     @Test("Random time ranges: a cue never outlasts its range or starts before it, and never overlaps")
     func randomRanges() async {
         let range = zip(

@@ -1,6 +1,6 @@
 /// The subtitle conventions the conversion follows (broadcast style: two short lines, read comfortably).
 public enum SubtitleConventions {
-    /// Characters (grapheme clusters, not bytes) per displayed line.
+    /// Display columns per displayed line (``DisplayWidth``: East Asian wide characters count 2).
     public static let maximumLineLength = 42
     /// Displayed lines per cue.
     public static let maximumLinesPerCue = 2

@@ -1,6 +1,6 @@
 /// One SRT cue. Invariants (kept by `SubtitleConversion`): `start < end`, at most
 /// `SubtitleConventions.maximumLinesPerCue` lines of at most `SubtitleConventions.maximumLineLength`
-/// Characters each, and a cue never ends after the next one starts.
+/// display columns each, and a cue never ends after the next one starts.
 public struct SubtitleCue: Equatable, Sendable {
     /// 1-based position in the file.
     public var number: Int

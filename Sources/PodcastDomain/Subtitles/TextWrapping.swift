@@ -1,6 +1,7 @@
 /// Wraps a turn's words into cues of subtitle lines.
 ///
-/// As few lines as a greedy fill of `maximumLineLength` Characters gives, breaking only at blanks, but
+/// As few lines as a greedy fill of `maximumLineLength` display columns gives (``DisplayWidth``: a
+/// Chinese or Japanese character takes two), breaking only at blanks, but
 /// with the narrowest width that keeps that line count, so that the lines come out about equally long
 /// and a turn does not end on an orphan cue such as `it.`. A word longer than a line is cut into
 /// line-long pieces, each on a line of its own. Every `maximumLinesPerCue` lines make a cue. The
@@ -11,7 +12,7 @@ struct TextWrapping {
         tokens.reserveCapacity(words.count + 1)
         if let speaker {
             let prefix = speaker + ":"
-            tokens.append(Token(text: prefix[...], length: prefix.count, spoken: false))
+            tokens.append(Token(text: prefix[...], length: DisplayWidth.columns(of: prefix), spoken: false))
         }
         for word in words { appendPieces(of: word, to: &tokens) }
 
@@ -26,7 +27,7 @@ struct TextWrapping {
         return wrapping.cues
     }
 
-    /// A word, or a line-long piece of a longer one, with its length in Characters.
+    /// A word, or a line-long piece of a longer one, with its width in display columns.
     private struct Token {
         var text: Substring
         var length: Int
@@ -39,22 +40,27 @@ struct TextWrapping {
     private var line = ""
     private var lineLength = 0
 
-    /// Cuts words longer than a line into pieces of `maximumLineLength` and a shorter remainder.
+    /// Cuts words wider than a line into pieces of at most `maximumLineLength` columns and a narrower
+    /// remainder (a run of Chinese text has no blanks to break at).
     private static func appendPieces(of word: Substring, to tokens: inout [Token]) {
         let maximum = SubtitleConventions.maximumLineLength
-        let length = word.count
-        guard length > maximum else {
-            tokens.append(Token(text: word, length: length, spoken: true))
+        let width = DisplayWidth.columns(of: word)
+        guard width > maximum else {
+            tokens.append(Token(text: word, length: width, spoken: true))
             return
         }
-        var rest = word, restLength = length
-        while restLength > maximum {
-            let pieceEnd = rest.index(rest.startIndex, offsetBy: maximum)
-            tokens.append(Token(text: rest[..<pieceEnd], length: maximum, spoken: true))
-            rest = rest[pieceEnd...]
-            restLength -= maximum
+        var pieceStart = word.startIndex, pieceWidth = 0
+        var index = word.startIndex
+        while index < word.endIndex {
+            let columns = DisplayWidth.columns(of: word[index])
+            if pieceWidth + columns > maximum {
+                tokens.append(Token(text: word[pieceStart..<index], length: pieceWidth, spoken: true))
+                (pieceStart, pieceWidth) = (index, 0)
+            }
+            pieceWidth += columns
+            word.formIndex(after: &index)
         }
-        tokens.append(Token(text: rest, length: restLength, spoken: true))
+        tokens.append(Token(text: word[pieceStart...], length: pieceWidth, spoken: true))
     }
 
     /// The greedy fill's line count at `width`; a token wider than `width` takes a line alone.

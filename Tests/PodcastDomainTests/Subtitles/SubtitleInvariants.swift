@@ -4,7 +4,7 @@ import Testing
 /// The promises every conversion keeps, checked on any output.
 enum SubtitleInvariants {
     /// Numbered from 1, each cue at least 1 ms long, none overlapping the next, 1 or 2 lines of 1 to 42
-    /// Characters, and an SRT text that reads back to the same cues.
+    /// display columns, and an SRT text that reads back to the same cues.
     static func check(_ subtitles: Subtitles, sourceLocation: SourceLocation = #_sourceLocation) {
         let cues = subtitles.cues
         #expect(cues.map(\.number) == Array(1..<cues.count + 1), "numbered from 1", sourceLocation: sourceLocation)
@@ -13,7 +13,8 @@ enum SubtitleInvariants {
             #expect((1...2).contains(cue.lines.count), "cue \(cue.number) has 1 or 2 lines",
                     sourceLocation: sourceLocation)
             for line in cue.lines {
-                #expect((1...42).contains(line.count), "cue \(cue.number): \(line.count) Characters in \"\(line)\"",
+                let columns = DisplayWidth.columns(of: line)
+                #expect((1...42).contains(columns), "cue \(cue.number): \(columns) columns in \"\(line)\"",
                         sourceLocation: sourceLocation)
             }
         }

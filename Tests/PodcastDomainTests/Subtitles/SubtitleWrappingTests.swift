@@ -60,17 +60,19 @@ struct SubtitleWrappingTests {
         SubtitleInvariants.check(subtitles)
     }
 
-    @Test("Line length counts Characters, not bytes: 42 accented letters or emoji fit on a line")
-    func charactersNotBytes() throws {
-        // Given a line of 42 Characters that is 100+ bytes of UTF-8 (é, ü, ß, a flag, a family emoji)
-        let line = "Grüße aus Köln, señor! Ça va très bien! 🇫🇷👨‍👩‍👧"
-        #expect(line.count == 42 && line.utf8.count > 60)
+    @Test("Line width counts display columns, not bytes: accented and combined letters take one, a Chinese character two")
+    func columnsNotBytes() throws {
+        // Given a line of 42 columns that is 50 bytes of UTF-8 (ü, ß, ñ, Ç, an e with a combining grave, 李)
+        let line = "Grüße aus Köln, señor! Ça va tre\u{300}s bien! 李"
+        #expect(DisplayWidth.columns(of: line) == 42 && line.utf8.count == 50)
 
         // When it is converted
         let subtitles = try SubtitleConversion.convert("00:00:00 - 00:00:04 \(line)\n")
 
-        // Then it stays on one line
+        // Then it stays on one line; with emoji, which take two columns each, it does not
         #expect(subtitles.cues.map(\.lines) == [[line]])
+        let wider = try SubtitleConversion.convert("00:00:00 - 00:00:04 Grüße aus Köln, señor! Ça va très bien! 🇫🇷👨‍👩‍👧\n")
+        #expect(wider.cues.flatMap(\.lines).count == 2)
     }
 
     @Test("A word longer than 42 Characters is cut into 42-Character pieces")
@@ -105,5 +107,19 @@ struct SubtitleWrappingTests {
         #expect(CueTiming.share(1_000, by: [3, 1]) == [749, 251])
         #expect(CueTiming.share(1_003, by: [1, 2, 0]).reduce(0, +) == 1_003)
         #expect(CueTiming.share(1_003, by: [1, 2, 0]).allSatisfy { $0 >= 1 })
+    }
+
+    @Test("Width is counted in display columns: Chinese and Japanese lines stay within 42 columns, every character kept")
+    func eastAsianWidth() throws {
+        // Given a turn of Chinese without blanks (84 characters, 168 columns) and one of Japanese with a blank
+        let chinese = String(repeating: "我们今天讨论播客制作。", count: 8) + "谢谢收听！"
+        let japanese = "今日はポッドキャストの作り方について話します。 字幕は一行四十二桁まで。"
+        let subtitles = try SubtitleConversion.convert("00:00:01\n李明\n\(chinese)\n\n00:00:30\n佐藤\n\(japanese)\n")
+
+        // Then no line is wider than 42 columns (21 such characters), and nothing is lost
+        for line in subtitles.cues.flatMap(\.lines) { #expect(DisplayWidth.columns(of: line) <= 42, "\(line)") }
+        let shown = subtitles.cues.flatMap(\.lines).joined().replacingOccurrences(of: " ", with: "")
+        #expect(shown == ("李明:" + chinese + "佐藤:" + japanese).replacingOccurrences(of: " ", with: ""))
+        #expect(DisplayWidth.columns(of: "李明") == 4 && DisplayWidth.columns(of: "e\u{301}") == 1 && DisplayWidth.columns(of: "ab") == 2)
     }
 }

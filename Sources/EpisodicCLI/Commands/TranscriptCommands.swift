@@ -27,7 +27,11 @@ struct TranscriptCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "convert",
             abstract: "Convert the episode's transcript to SRT subtitles.",
-            discussion: "Reads the three transcript layouts DOMAIN.md describes; a transcript that cannot be read is refused with the line at fault.")
+            discussion: """
+                Reads the three transcript layouts DOMAIN.md describes (Zencastr, timestamp lines, time ranges), and \
+                SRT and WebVTT files, whose cues keep their times and are re-wrapped; a transcript that cannot be read \
+                is refused with the line at fault.
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String

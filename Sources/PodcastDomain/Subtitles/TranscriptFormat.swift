@@ -6,6 +6,10 @@ public enum TranscriptFormat: String, Sendable, Codable, CaseIterable {
     case timestampLines
     /// `00:12:34[.mmm] - 00:12:40[.mmm]` (or `–`, `—`, `-->`), the text on the same line or the next ones.
     case timeRanges
+    /// SubRip subtitles: a cue number, `00:00:01,000 --> 00:00:04,000`, the text.
+    case srt
+    /// WebVTT subtitles: `WEBVTT`, then cues of a timing line and text (voices name speakers).
+    case webVTT
 }
 
 extension TranscriptFormat {
@@ -17,6 +21,8 @@ extension TranscriptFormat {
         case .timeRanges:
             "Time ranges: \"00:12:34 - 00:12:40 text\" (or \"–\", \"-->\"; \".250\" milliseconds allowed), "
                 + "the text on the same line or the next"
+        case .srt: "SRT subtitles: a cue number, then \"00:00:01,000 --> 00:00:04,000\", then the text"
+        case .webVTT: "WebVTT subtitles: a first line \"WEBVTT\", then cues of \"00:01.000 --> 00:04.000\" and the text"
         }
     }
 

@@ -16,6 +16,7 @@ enum TurnParsing {
     static func turns(in lines: [TranscriptLine], format: TranscriptFormat) throws(TranscriptError)
         -> [TranscriptTurn]
     {
+        if format == .srt || format == .webVTT { return try SubtitleFileParsing.turns(in: lines, format: format) }
         var turns: [TranscriptTurn] = []
         turns.reserveCapacity(lines.count / 3)
         var expectsSpeaker = false
@@ -64,7 +65,7 @@ enum TurnParsing {
 
     /// Appends an empty turn. A start slightly before the previous turn's becomes that start; one
     /// further back is an error.
-    private static func start(_ turns: inout [TranscriptTurn], line: Int, start: Int, end: Int?)
+    static func start(_ turns: inout [TranscriptTurn], line: Int, start: Int, end: Int?)
         throws(TranscriptError)
     {
         var start = start, startLine = line

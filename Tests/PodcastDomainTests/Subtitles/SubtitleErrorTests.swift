@@ -40,13 +40,13 @@ struct SubtitleErrorTests {
 
     @Test("A transcript not starting with a timestamp is an unknown format, naming the first line")
     func unknownFormat() {
-        // Given a title before the first timestamp, and an SRT file (cue numbers first)
+        // Given a title before the first timestamp, and a number that is not an SRT cue's (no timing follows)
         let titled = "\n\nEpisode 42: the transcript\n00:00:01\nHost\nHello.\n"
-        let srt = "1\n00:00:01,000 --> 00:00:02,000\nHello.\n\n"
+        let numbered = "1\nHello.\n00:00:01,000 --> 00:00:02,000\n\n"
 
         // Then the error points at that line
         #expect(error(converting: titled) == .unrecognizedFormat(line: 3, text: "Episode 42: the transcript"))
-        #expect(error(converting: srt) == .unrecognizedFormat(line: 1, text: "1"))
+        #expect(error(converting: numbered) == .unrecognizedFormat(line: 1, text: "1"))
         let message = TranscriptError.unrecognizedFormat(line: 3, text: "Episode 42: the transcript").description
         #expect(message.hasPrefix("Line 3 (\"Episode 42: the transcript\") is not a timestamp"))
         #expect(message.contains("Zencastr") && message.contains("Timestamp lines") && message.contains("Time ranges"))

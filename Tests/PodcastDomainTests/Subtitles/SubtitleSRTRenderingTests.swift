@@ -47,7 +47,7 @@ struct SubtitleSRTRenderingTests {
 
     @Test("Formats are Codable by their raw names, and every case is listed in error messages")
     func formatNames() {
-        #expect(TranscriptFormat.allCases.map(\.rawValue) == ["zencastr", "timestampLines", "timeRanges"])
-        #expect(TranscriptFormat.acceptedFormats.split(separator: "\n").count == 3)
+        #expect(TranscriptFormat.allCases.map(\.rawValue) == ["zencastr", "timestampLines", "timeRanges", "srt", "webVTT"])
+        #expect(TranscriptFormat.acceptedFormats.split(separator: "\n").count == 5)
     }
 }

@@ -1,0 +1,84 @@
+/// Reads the turns of a subtitle file given as a transcript: SRT (Descript, YouTube) or WebVTT
+/// (Whisper, YouTube). Each cue becomes a turn that keeps its own times; its text is re-wrapped and
+/// re-timed like any other transcript's.
+///
+/// SRT: blocks of a cue number, `00:00:01,000 --> 00:00:04,000` (anything after the end time, such as
+/// coordinates, ignored), then text. WebVTT: the `WEBVTT` header, then cues of an optional identifier,
+/// a timing line (settings after the end time ignored) and text; `NOTE`, `STYLE` and `REGION` blocks are
+/// skipped. In both, styling tags (`<i>`, `<c.yellow>`, `<00:00:01.500>`, `{\an8}`) are removed, the
+/// entities `&amp;` `&lt;` `&gt;` `&nbsp;` read as what they stand for, and a WebVTT voice `<v Name>`
+/// names the cue's speaker.
+enum SubtitleFileParsing {
+    static func turns(in lines: [TranscriptLine], format: TranscriptFormat) throws(TranscriptError) -> [TranscriptTurn] {
+        var turns: [TranscriptTurn] = []
+        var index = lines.startIndex
+        while index < lines.endIndex {
+            // A block: the lines up to the next blank one.
+            while index < lines.endIndex, lines[index].isBlank { index += 1 }
+            let blockStart = index
+            while index < lines.endIndex, !lines[index].isBlank { index += 1 }
+            let block = lines[blockStart..<index]
+            guard let first = block.first else { continue }
+            if format == .webVTT, Self.isVTTMetadata(first.text) { continue }
+            guard let timing = block.firstIndex(where: { $0.text.contains("-->") }) else {
+                throw .unrecognizedFormat(line: first.number, text: String(first.text))
+            }
+            guard let (start, end) = Self.times(block[timing].text) else {
+                throw .malformedTimestamp(line: block[timing].number, text: String(block[timing].text))
+            }
+            guard end > start else { throw .rangeEndsBeforeStart(line: block[timing].number, start: start, end: end) }
+            try TurnParsing.start(&turns, line: block[timing].number, start: start, end: end)
+            for line in block[(timing + 1)...] {
+                let (text, speaker) = Self.cleaned(line.text)
+                if let speaker, turns[turns.count - 1].speaker == nil, turns[turns.count - 1].words.isEmpty {
+                    turns[turns.count - 1].speaker = Substring(speaker)
+                }
+                turns[turns.count - 1].appendWords(of: Substring(text))
+            }
+        }
+        return turns
+    }
+
+    /// The WebVTT header and the blocks that are not cues.
+    static func isVTTMetadata(_ line: Substring) -> Bool {
+        ["WEBVTT", "NOTE", "STYLE", "REGION"].contains { line == $0 || line.hasPrefix($0 + " ") || line.hasPrefix($0 + "\t") }
+    }
+
+    /// The start and end of a timing line, in milliseconds: the time before `-->` and the first word after it.
+    static func times(_ line: Substring) -> (Int, Int)? {
+        guard let arrow = line.range(of: "-->") else { return nil }
+        let before = line[..<arrow.lowerBound].split(whereSeparator: { $0 == " " || $0 == "\t" }).last
+        let after = line[arrow.upperBound...].split(whereSeparator: { $0 == " " || $0 == "\t" }).first
+        guard let before, let after, let start = ClockTime(before.utf8), let end = ClockTime(after.utf8) else { return nil }
+        return (start.milliseconds, end.milliseconds)
+    }
+
+    /// A cue line without its tags, with entities read, and the voice it names, if any.
+    static func cleaned(_ line: Substring) -> (text: String, speaker: String?) {
+        var text = "", speaker: String?
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            if character == "<", let close = line[index...].firstIndex(of: ">") {
+                let tag = line[line.index(after: index)..<close]
+                if tag.hasPrefix("v ") || tag.hasPrefix("v.") {
+                    let name = tag.drop { $0 != " " }.trimmingPrefix(" ")
+                    if speaker == nil, !name.isEmpty { speaker = String(name) }
+                }
+                text.append(" ")
+                index = line.index(after: close)
+            } else if character == "{", line[index...].hasPrefix("{\\"), let close = line[index...].firstIndex(of: "}") {
+                index = line.index(after: close)
+            } else if character == "&", let entity = entities.first(where: { line[index...].hasPrefix($0.key) }) {
+                text.append(entity.value)
+                index = line.index(index, offsetBy: entity.key.count)
+            } else {
+                text.append(character)
+                index = line.index(after: index)
+            }
+        }
+        return (text, speaker)
+    }
+
+    private static let entities: [String: String] = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": " "]
+}

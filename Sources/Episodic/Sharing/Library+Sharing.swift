@@ -48,9 +48,6 @@ public struct SharedLogCheck: Sendable, Equatable {
 }
 
 extension Library {
-    /// Where this library's log is shared, or nil for a library of its own.
-    public var sharedLocation: String? { (store as? SharedStore).map { "\($0.endpoint) (schema \($0.schema))" } }
-
     /// Creates a shared library on the server at `location`, with a new library at `path` as this
     /// machine's side. The schema must not hold a library yet; the folder must not hold one with events
     /// (`push` moves such a library to a server).
@@ -70,7 +67,7 @@ extension Library {
         let id = try log.write { try $0.prepareChain() }
         let onServer = try PostgresSchema.prepare(location.schema, libraryID: id, on: session)
         guard onServer == id else { throw SharedLogError.otherLibrary(schema: location.schema, expected: id, found: onServer) }
-        try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(library: path)
+        try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
         let library = try Library(at: path)
         try library.openReadModels()
         return library
@@ -97,7 +94,7 @@ extension Library {
         if let local = log.libraryID, local != id {
             throw SharedLogError.otherLibrary(schema: location.schema, expected: local, found: id)
         }
-        try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(library: path)
+        try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
         let library = try Library(at: path, progress: progress)
         try library.store.withWriter(acknowledgedThrough: nil) { _ in }
         try library.openReadModels()
@@ -156,7 +153,7 @@ extension Library {
             let check = try Self.serverHash(shared, through: log.head, libraryID: id)
             report.logHash = try log.lastCommitHash()
             guard check == report.logHash else { throw SharedLogError.pushMismatch(local: report.logHash, server: check) }
-            try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(library: path)
+            try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
             return report
         }
     }

@@ -72,12 +72,19 @@ public struct BlobStore: Sendable {
 
     /// The content of `ref`, checked against its hash.
     public func get(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
-        try Self.content(ofFile: stored(ref), as: ref)
+        try Self.content(ofFile: fileBytes(ref), as: ref)
     }
 
     /// The bytes of `ref`'s file as stored (one LZ4 frame), checked against its hash: what a shared
     /// library's server keeps.
     public func stored(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
+        let bytes = try fileBytes(ref)
+        _ = try Self.content(ofFile: bytes, as: ref)
+        return bytes
+    }
+
+    /// The bytes of `ref`'s file, unchecked; ``EventLogError/blobMissing(_:)`` when there is none.
+    private func fileBytes(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
         let file: File
         do {
             file = try File.openForReading(path(for: ref))
@@ -85,9 +92,7 @@ public struct BlobStore: Sendable {
             if case .io(_, _, let code) = error, code == ENOENT { throw .blobMissing(ref) }
             throw error
         }
-        let bytes = try file.readAll()
-        _ = try Self.content(ofFile: bytes, as: ref)
-        return bytes
+        return try file.readAll()
     }
 
     /// Stores the content that a blob file's bytes (`stored`, from ``stored(_:)``) hold, once they are

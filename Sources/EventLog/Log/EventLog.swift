@@ -87,6 +87,13 @@ public final class EventLog {
         return try EventLog(at: path, options: options)
     }
 
+    /// Writes a small file of the library's own beside `FORMAT` and `ID` (a shared library's `SHARED`),
+    /// whole or not at all: a temporary file, synced, renamed into place, then the folder synced; never
+    /// through a symbolic link.
+    public func replaceFile(named name: String, with bytes: [UInt8]) throws(EventLogError) {
+        try Folder.library(layout.root).replace(name, with: bytes)
+    }
+
     /// The library's id, where its hash chain starts; nil for a library written before ids (format 1)
     /// that no command has written to since.
     public var libraryID: LibraryID? { layout.readID() }

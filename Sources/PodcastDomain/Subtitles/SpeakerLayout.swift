@@ -10,6 +10,8 @@
 /// mostly one line of speech right after the timestamp) the shape rules decide, line by line.
 struct SpeakerLayout {
     let byPosition: Bool
+    /// How many non-blank lines follow each time line before the next one, in order.
+    let turnLineCounts: [Int]
 
     /// The share of turns that must hold more than one line.
     static let multiLineShare = 0.8
@@ -27,12 +29,15 @@ struct SpeakerLayout {
                 turnLineCounts[turnLineCounts.count - 1] += 1
             }
         }
+        self.turnLineCounts = turnLineCounts
         let spoken = turnLineCounts.filter { $0 > 0 }
         byPosition = !spoken.isEmpty && Double(spoken.filter { $0 > 1 }.count) >= Self.multiLineShare * Double(spoken.count)
     }
 
-    /// The speaker named by `line`, the first line of a turn of `lineCount` lines; nil when it is speech.
-    func speaker(_ line: Substring, turnLineCount lineCount: Int) -> Substring? {
+    /// The speaker named by `line`, the first line of the turn started by the `turn`th time line (from
+    /// 0); nil when it is speech.
+    func speaker(_ line: Substring, turn: Int) -> Substring? {
+        let lineCount = turnLineCounts[turn]
         guard byPosition, lineCount > 1 else { return SpeakerName.from(line) }
         guard let last = line.last, !".?!…".contains(last) else { return nil }
         return line.utf8.last == UInt8(ascii: ":") ? line.dropLast() : line

@@ -21,7 +21,7 @@ enum TurnParsing {
         turns.reserveCapacity(lines.count / 3)
         var expectsSpeaker = false
         let layout = SpeakerLayout(lines)
-        for (index, line) in lines.enumerated() {
+        for line in lines {
             switch LineKind(line.text) {
             case .blank:
                 continue
@@ -42,7 +42,7 @@ enum TurnParsing {
                 }
                 if expectsSpeaker {
                     expectsSpeaker = false
-                    if let name = layout.speaker(line.text, turnLineCount: lineCount(after: index - 1, in: lines)) {
+                    if let name = layout.speaker(line.text, turn: turns.count - 1) {
                         turns[turns.count - 1].speaker = name
                         continue
                     }
@@ -51,16 +51,6 @@ enum TurnParsing {
             }
         }
         return turns
-    }
-
-    /// The non-blank lines of the turn whose timestamp is at `index`, up to the next time.
-    private static func lineCount(after index: Int, in lines: [TranscriptLine]) -> Int {
-        var count = 0
-        for line in lines[(index + 1)...] where !line.isBlank {
-            if case .time = LineKind(line.text) { break }
-            count += 1
-        }
-        return count
     }
 
     /// Appends an empty turn. A start slightly before the previous turn's becomes that start; one

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// The `SHARED` file of a library's folder: where its shared log is, as JSON
@@ -27,22 +28,11 @@ public struct SharedLibraryFile: Codable, Equatable, Sendable {
         return file
     }
 
-    /// Writes the file durably: a temporary file, synced, renamed into place, then the folder synced.
-    public func save(library: String) throws {
+    /// Writes the file into the library of `log`, whole or not at all (``EventLog/replaceFile(named:with:)``).
+    public func save(in log: EventLog) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(self) + Data("\n".utf8)
-        let temporary = library + "/." + Self.name + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        let descriptor = open(temporary, O_RDONLY)
-        if descriptor >= 0 { fsync(descriptor); close(descriptor) }
-        guard rename(temporary, library + "/" + Self.name) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: library + "/" + Self.name])
-        }
-        let folder = open(library, O_RDONLY)
-        if folder >= 0 { fsync(folder); close(folder) }
+        try log.replaceFile(named: Self.name, with: Array(try encoder.encode(self)) + [0x0A])
     }
 
     public func endpoint() throws -> PostgresEndpoint { try PostgresEndpoint(url: url) }

@@ -112,6 +112,39 @@ struct SharedLibraryTests {
         #expect(throws: LibraryError.alreadyShared(path: studioPath)) { try pushed.push(to: location) }
     }
 
+    @Test("a podcast a teammate deletes while an episode is being added to it: the addition is decided again, and refused")
+    func readStreamExpected() throws {
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        let podcast = try createPodcast("Doomed", on: ana)
+        let bo = try Library.clone(location, into: folder("bo"))
+        // A teammate's deletion, appended on the server and held uncommitted for 3 s: Bo's catch-up
+        // does not see it, and Bo's append waits for it.
+        let stream = podcast.streamName
+        let payload = #"{"podcastID":"\#(podcast)"}"#
+        let sql = """
+            BEGIN;
+            SELECT \(location.schema).append(ARRAY['\(stream)'], ARRAY[1], ARRAY['\(stream)'], ARRAY['PodcastDeleted'], ARRAY[1],
+                ARRAY['\(payload)'], ARRAY[''], 1795000000000, 'ana', gen_random_uuid(), NULL, true,
+                ARRAY['release'], ARRAY['podcast-name'], ARRAY['\(stream)'], ARRAY[''], ARRAY['']);
+            SELECT pg_sleep(3);
+            COMMIT;
+            """
+        let client = try #require(PostgresServer.shared!.startClient(running: sql))
+        defer { var status: Int32 = 0; waitpid(client, &status, 0) }
+        Thread.sleep(forTimeInterval: 0.7)
+
+        let report = try bo.submit(
+            [Submission(.createEpisode(in: .id(podcast), .create(id: EpisodeID(UUID()), title: "Too late", at: .now)))], actor: "bo")
+
+        // The append expected the podcast's stream as Bo read it; the deletion changed it, so Bo decided
+        // again on the copy that holds the deletion, and the domain refused.
+        #expect(throws: SubmitFailure.self) { try report.results[0].get() }
+        if case .failure(let failure) = report.results[0] { #expect(failure.error is DomainError, "\(failure.error)") }
+        var types: [String] = []
+        try bo.readLog(LogFilter()) { types.append($0.record.type) }
+        #expect(types == ["PodcastCreated", "PodcastDeleted"])
+    }
+
     @Test("a teammate's later change makes undo refuse, as in a library of one's own")
     func undoAfterTeammate() throws {
         let ana = try Library.createShared(at: folder("ana"), on: location)

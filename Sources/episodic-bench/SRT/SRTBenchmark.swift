@@ -19,6 +19,11 @@ struct SRTBenchmark: ParsableCommand {
     @Option(help: "The folder of transcript fixtures; skipped when it does not exist. (default: the package's)")
     var fixtures: String?
 
+    @Option(help: ArgumentHelp(
+        "Also write a generated hour of two hosts talking (crosstalk, sparse stamps, silences) to this file, "
+            + "to measure its subtitles with any tool.", valueName: "path"))
+    var writeEpisode: String?
+
     @Flag(help: "Also print the figures as one JSON object, alone on stdout (the readable lines go to stderr).")
     var json = false
 
@@ -36,13 +41,17 @@ struct SRTBenchmark: ParsableCommand {
         let monologue = GeneratedTranscript.monologue(bytes: kilobytes * 1_024, using: &random)
         try measure("generated single turn", monologue, key: "monologue", report: report, target: " (target < 50 ms)")
 
+        let episode = ConversationTranscript.make(seconds: 3_600, seed: 0xE915_0DE)
+        try measure("generated hour of talk", episode, key: "hour", report: report, target: "")
+        if let writeEpisode { try episode.write(toFile: writeEpisode, atomically: true, encoding: .utf8) }
+
         let folder = fixtureFolder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?
             .filter { $0.hasSuffix(".txt") }.sorted() ?? []
         if names.isEmpty { report.line("fixtures", "none found in \(folder.path); skipped") }
         for name in names {
             let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            let key = name.dropLast(4).split(separator: "-").enumerated()
+            let key = name.prefix { $0 != "." }.split(separator: "-").enumerated()
                 .map { $0.offset == 0 ? String($0.element) : $0.element.capitalized }.joined()
             try measure(name, text, key: key, report: report, target: "")
         }

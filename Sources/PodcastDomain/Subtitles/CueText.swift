@@ -3,7 +3,12 @@ struct CueText {
     /// At most `SubtitleConventions.maximumLinesPerCue` lines of at most
     /// `SubtitleConventions.maximumLineLength` display columns.
     var lines: [String]
-    /// The spoken text's length that shares out the turn's time: each word's display columns plus one for the
-    /// space after it. The `Name: ` prefix weighs nothing, since it is not spoken.
-    var weight: Int
+    /// Who says what, in order: one voice, or two in a two-speaker cue.
+    var voices: [SubtitleVoice]
+
+    /// What a viewer reads, in display columns: the lines, names and dashes included, joined by spaces.
+    /// Time is shared and reading speed measured by it.
+    var weight: Int {
+        lines.reduce(lines.count - 1) { $0 + DisplayWidth.columns(of: $1) }
+    }
 }

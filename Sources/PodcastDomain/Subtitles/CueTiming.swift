@@ -1,79 +1,84 @@
-/// Times the cues of every turn so that they never overlap and each lasts at least 1 ms.
+/// Times the cues so that each can be read, none overlaps the next, and none runs far behind its speech
+/// (SUBTITLES.md, "Time").
 ///
-/// Turns with the same start (crosstalk, or two equal timestamps) form a group that is timed as one
-/// turn, its cues in transcript order. A group lasts from its start until the next later start (an
-/// empty turn's start counts), or until its given end when time ranges end earlier (the latest end of
-/// its turns). Its cues share that time in proportion to their `weight`, after each is given 1 ms, so
-/// none is empty even when the time is shorter than the number of cues. When even that does not fit
-/// (starts 1 ms apart), the group ends as late as its cues need and later cues start that much later:
-/// times only move forward, by a few milliseconds.
+/// Each ``TurnGroup`` has the time from its start to the next group's start, or to the end its ranges
+/// give. Its speech takes all of a range; of the time to the next start, all unless that is longer
+/// than its text at `slowestSpeechCharactersPerSecond`: then the rest is a silence, which its cues
+/// leave empty. The
+/// speech's time is shared by the cues' weights (what a viewer reads); a cue's share, from where its
+/// text is spoken, is its natural time. The last group, with no next start, gives each cue its reading
+/// time at `readingCharactersPerSecond`.
 ///
-/// The last group has no next start. Unless ranges give its end, each of its cues lasts its reading
-/// time: `weight` at `readingCharactersPerSecond` (15), clamped to `lastCueDurations` (1 to 7 s).
+/// Then, cue by cue in order, a cue starts at its natural start or when the cue before it ends, if later,
+/// and lasts until its natural end, lengthened when that is too short to read at
+/// `maximumCharactersPerSecond`, but not past `maximumLag` behind its natural end; never shorter than
+/// `minimumCueDuration` nor longer than `maximumCueDuration`. A fast stretch so runs a little behind,
+/// and catches up in the next pause.
 enum CueTiming {
     static func cues(for turns: [TranscriptTurn]) -> [SubtitleCue] {
         var cues: [SubtitleCue] = []
         cues.reserveCapacity(turns.count * 2)
-        // No cue may start before this, the end of the cue before it.
-        var earliestStart = 0
-        var groupStart = 0
-        while groupStart < turns.count {
-            var groupEnd = groupStart + 1
-            while groupEnd < turns.count, turns[groupEnd].start == turns[groupStart].start { groupEnd += 1 }
-            let group = turns[groupStart..<groupEnd].filter { !$0.words.isEmpty }
-            let nextStart = groupEnd < turns.count ? turns[groupEnd].start : nil
-            let start = max(turns[groupStart].start, earliestStart)
-            groupStart = groupEnd
-            guard !group.isEmpty else { continue }
-
-            let texts = group.flatMap { TextWrapping.cues(speaker: $0.speaker, words: $0.words) }
-            let givenEnd = group.allSatisfy { $0.end != nil } ? group.compactMap(\.end).max() : nil
-            let durations: [Int]
-            if let end = earlier(givenEnd, nextStart) {
-                durations = share(max(end - start, texts.count), by: texts.map(\.weight))
+        var previousEnd = 0
+        for group in TurnGroup.groups(turns) {
+            let start = max(0, group.start)
+            let window = group.end.map { max(0, $0 - start) }
+            let roughWeight = group.turns.reduce(0) { $0 + $1.readingWidth }
+            let texts = group.texts(duration: window.map { group.endIsGiven ? $0 : min($0, speechTime(weight: roughWeight)) })
+            let weights = texts.map(\.weight)
+            let shares: [Int]
+            if let window {
+                let speech = group.endIsGiven ? window : min(window, speechTime(weight: weights.reduce(0, +)))
+                shares = share(speech, by: weights)
             } else {
-                durations = texts.map { readingTime(weight: $0.weight) }
+                shares = weights.map(readingTime(weight:))
             }
-            var cueStart = start
-            for (text, duration) in zip(texts, durations) {
+            var anchor = start
+            for (text, share) in zip(texts, shares) {
+                let cueStart = max(anchor, previousEnd)
+                let naturalEnd = anchor + share
+                var end = max(naturalEnd, cueStart + neededTime(weight: text.weight))
+                end = min(end, naturalEnd + SubtitleConventions.maximumLag)
+                end = max(end, cueStart + SubtitleConventions.minimumCueDuration)
+                end = min(end, cueStart + SubtitleConventions.maximumCueDuration)
                 cues.append(SubtitleCue(
-                    number: cues.count + 1, start: cueStart, end: cueStart + duration, lines: text.lines))
-                cueStart += duration
+                    number: cues.count + 1, start: cueStart, end: end, lines: text.lines, voices: text.voices))
+                previousEnd = end
+                anchor = naturalEnd
             }
-            earliestStart = cueStart
         }
         return cues
     }
 
-    /// The earlier of two optional times; nil when neither is known.
-    private static func earlier(_ first: Int?, _ second: Int?) -> Int? {
-        guard let first else { return second }
-        guard let second else { return first }
-        return min(first, second)
-    }
-
-    /// Splits `total` milliseconds (at least one per weight) into one duration per weight, each at least
-    /// 1 ms, the rest in proportion to the weights; they add up to `total` exactly.
+    /// Splits `total` milliseconds into one duration per weight, in proportion to the weights; they add
+    /// up to `total` exactly.
     static func share(_ total: Int, by weights: [Int]) -> [Int] {
         let weights = weights.map { max($0, 1) }
         let totalWeight = weights.reduce(0, +)
-        let spare = total - weights.count
         var durations: [Int] = []
         durations.reserveCapacity(weights.count)
         var cumulativeWeight = 0, previousBoundary = 0
-        for (index, weight) in weights.enumerated() {
+        for weight in weights {
             cumulativeWeight += weight
-            let boundary = index + 1 + spare * cumulativeWeight / totalWeight
+            let boundary = total * cumulativeWeight / totalWeight
             durations.append(boundary - previousBoundary)
             previousBoundary = boundary
         }
         return durations
     }
 
-    /// Milliseconds to read `weight` Characters, within `lastCueDurations`.
+    /// Milliseconds `weight` columns take to say at the slowest speech: longer is silence.
+    static func speechTime(weight: Int) -> Int {
+        weight * 1_000 / SubtitleConventions.slowestSpeechCharactersPerSecond
+    }
+
+    /// Milliseconds `weight` columns need to be read at the fastest comfortable speed.
+    static func neededTime(weight: Int) -> Int {
+        weight * 1_000 / SubtitleConventions.maximumCharactersPerSecond
+    }
+
+    /// Milliseconds to read `weight` columns at a relaxed speed, within the cue duration bounds.
     static func readingTime(weight: Int) -> Int {
-        let range = SubtitleConventions.lastCueDurations
-        return min(max(weight * 1_000 / SubtitleConventions.readingCharactersPerSecond, range.lowerBound),
-                   range.upperBound)
+        min(max(weight * 1_000 / SubtitleConventions.readingCharactersPerSecond, SubtitleConventions.minimumCueDuration),
+            SubtitleConventions.maximumCueDuration)
     }
 }

@@ -1,7 +1,7 @@
 /// Transcript text to SRT subtitles: a pure function of the text.
 public enum SubtitleConversion {
     /// Detects the layout from the first timestamp, reads the turns, wraps and times the cues, and
-    /// renders them. See `TurnParsing`, `TextWrapping` and `CueTiming` for the rules.
+    /// renders them. See `TurnParsing`, `TurnGroup`, `CueBreaking` and `CueTiming` for the rules.
     ///
     /// Throws when the text is empty, has no timestamps, does not start with one, holds a malformed
     /// one, goes back in time, or has nothing to show.

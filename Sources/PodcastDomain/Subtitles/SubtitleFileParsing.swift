@@ -6,8 +6,8 @@
 /// coordinates, ignored), then text. WebVTT: the `WEBVTT` header, then cues of an optional identifier,
 /// a timing line (settings after the end time ignored) and text; `NOTE`, `STYLE` and `REGION` blocks are
 /// skipped. In both, styling tags (`<i>`, `<c.yellow>`, `<00:00:01.500>`, `{\an8}`) are removed, the
-/// entities `&amp;` `&lt;` `&gt;` `&nbsp;` read as what they stand for, and a WebVTT voice `<v Name>`
-/// names the cue's speaker.
+/// entities `&amp;` `&lt;` `&gt;` `&nbsp;` read as what they stand for, the `- ` that starts each
+/// line of a two-speaker cue dropped, and a WebVTT voice `<v Name>` names the cue's speaker.
 enum SubtitleFileParsing {
     static func turns(in lines: [TranscriptLine], format: TranscriptFormat) throws(TranscriptError) -> [TranscriptTurn] {
         var turns: [TranscriptTurn] = []
@@ -29,7 +29,7 @@ enum SubtitleFileParsing {
             guard end > start else { throw .rangeEndsBeforeStart(line: block[timing].number, start: start, end: end) }
             try TurnParsing.start(&turns, line: block[timing].number, start: start, end: end)
             for line in block[(timing + 1)...] {
-                let (text, speaker) = Self.cleaned(line.text)
+                let (text, speaker) = Self.cleaned(Self.withoutDialogueDash(line.text))
                 if let speaker, turns[turns.count - 1].speaker == nil, turns[turns.count - 1].words.isEmpty {
                     turns[turns.count - 1].speaker = Substring(speaker)
                 }
@@ -37,6 +37,12 @@ enum SubtitleFileParsing {
             }
         }
         return turns
+    }
+
+    /// A line of a two-speaker cue without the `- ` that marks its speaker's turn.
+    static func withoutDialogueDash(_ line: Substring) -> Substring {
+        for dash in ["- ", "– ", "— "] where line.hasPrefix(dash) { return line.dropFirst(dash.count) }
+        return line
     }
 
     /// The WebVTT header and the blocks that are not cues.

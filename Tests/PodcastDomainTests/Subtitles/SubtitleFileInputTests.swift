@@ -4,9 +4,11 @@ import Testing
 /// SRT and WebVTT files given as transcripts: each cue keeps its time, its text is re-wrapped and re-timed.
 @Suite("SRT and WebVTT as transcripts")
 struct SubtitleFileInputTests {
-    /// The words of every cue, in order.
+    /// The words of every cue, in order, without the `- ` that starts a two-speaker cue's lines.
     static func words(_ subtitles: Subtitles) -> [String] {
-        subtitles.cues.flatMap { $0.lines.flatMap { $0.split(separator: " ").map(String.init) } }
+        subtitles.cues.flatMap {
+            $0.lines.flatMap { $0.trimmingPrefix("- ").split(separator: " ").map(String.init) }
+        }
     }
 
     @Test("SRT: cue numbers, styling tags and entities are not words; each cue keeps its time")

@@ -1,20 +1,31 @@
 import Foundation
 @testable import PodcastDomain
 
-/// The transcript fixtures bundled with the tests.
+/// The transcript fixtures and the SRT each one is expected to convert to (`Fixtures/golden`).
+///
+/// Read from the source tree, so that `EPISODIC_UPDATE_GOLDEN=1 swift test --filter SubtitleFixtureTests`
+/// can rewrite the golden files after a deliberate change to the conversion; review the diff before
+/// committing it.
 enum SubtitleFixtures {
-    static let zencastr = "zencastr-excerpt"
-    static let timestampLines = "sample-transcript-hhmmss"
-    static let timeRanges = "time-range-sample"
+    static let zencastr = "zencastr-excerpt.txt"
+    static let timestampLines = "sample-transcript-hhmmss.txt"
+    static let timeRanges = "time-range-sample.txt"
+    static let whisperSRT = "whisper-sample.srt.txt"
+    static let youTubeVTT = "youtube-sample.vtt.txt"
+    /// One per input layout.
+    static let all = [zencastr, timestampLines, timeRanges, whisperSRT, youTubeVTT]
 
     static func transcript(_ name: String) throws -> String {
-        // `.copy("Fixtures")` keeps the folder itself in the bundle.
-        guard let url = Bundle.module.url(forResource: name, withExtension: "txt", subdirectory: "Fixtures/transcripts")
-        else {
-            throw FixtureMissing(name: name)
-        }
-        return try String(contentsOf: url, encoding: .utf8)
+        try String(contentsOf: folder.appendingPathComponent("transcripts/" + name), encoding: .utf8)
     }
 
-    struct FixtureMissing: Error { var name: String }
+    static func goldenURL(_ name: String) -> URL {
+        folder.appendingPathComponent("golden/" + name.split(separator: ".")[0] + ".srt")
+    }
+
+    static var updatesGolden: Bool { ProcessInfo.processInfo.environment["EPISODIC_UPDATE_GOLDEN"] == "1" }
+
+    /// This file is Tests/PodcastDomainTests/Subtitles/SubtitleFixtures.swift.
+    private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fixtures")
 }

@@ -3,13 +3,17 @@ import Testing
 
 /// The promises every conversion keeps, checked on any output.
 enum SubtitleInvariants {
-    /// Numbered from 1, each cue at least 1 ms long, none overlapping the next, 1 or 2 lines of 1 to 42
-    /// display columns, and an SRT text that reads back to the same cues.
+    /// Numbered from 1, each cue shown for 0.833 s to 7 s, none overlapping the next, 1 or 2 lines of 1
+    /// to 42 display columns that show exactly its voices' words, and an SRT text that reads back to the
+    /// same cues.
     static func check(_ subtitles: Subtitles, sourceLocation: SourceLocation = #_sourceLocation) {
         let cues = subtitles.cues
         #expect(cues.map(\.number) == Array(1..<cues.count + 1), "numbered from 1", sourceLocation: sourceLocation)
         for cue in cues {
-            #expect(cue.end > cue.start, "cue \(cue.number) lasts at least 1 ms", sourceLocation: sourceLocation)
+            #expect((833...7_000).contains(cue.end - cue.start), "cue \(cue.number) lasts \(cue.end - cue.start) ms",
+                    sourceLocation: sourceLocation)
+            #expect(showsItsVoices(cue), "cue \(cue.number): \(cue.lines) against \(cue.voices)",
+                    sourceLocation: sourceLocation)
             #expect((1...2).contains(cue.lines.count), "cue \(cue.number) has 1 or 2 lines",
                     sourceLocation: sourceLocation)
             for line in cue.lines {
@@ -22,8 +26,31 @@ enum SubtitleInvariants {
             #expect(cue.end <= next.start, "cue \(cue.number) ends before cue \(next.number) starts",
                     sourceLocation: sourceLocation)
         }
-        #expect(SRTReader.cues(in: subtitles.srt) == cues, "the SRT reads back to the cues",
+        #expect(SRTReader.cues(in: subtitles.srt) == cues.map(\.shown), "the SRT reads back to the cues",
                 sourceLocation: sourceLocation)
+    }
+
+    /// Whether the lines are the voices' words with only a `Name: ` prefix, and in a two-speaker cue one
+    /// voice per line, each after `- `.
+    static func showsItsVoices(_ cue: SubtitleCue) -> Bool {
+        func shows(_ text: String, _ voice: SubtitleVoice) -> Bool {
+            guard text.hasSuffix(voice.text) else { return false }
+            let prefix = text.dropLast(voice.text.count)
+            return prefix.isEmpty || (voice.speaker != nil && prefix.hasSuffix(": "))
+        }
+        switch cue.voices.count {
+        case 1: return shows(cue.text, cue.voices[0])
+        case 2:
+            return cue.lines.count == 2 && zip(cue.lines, cue.voices).allSatisfy { line, voice in
+                line.hasPrefix("- ") && shows(String(line.dropFirst(2)), voice)
+            }
+        default: return false
+        }
+    }
+
+    /// Every spoken word, in order, as the cues' voices hold them.
+    static func spokenWords(_ subtitles: Subtitles) -> [String] {
+        subtitles.cues.flatMap { $0.voices.flatMap { $0.text.split(separator: " ").map(String.init) } }
     }
 }
 
@@ -38,7 +65,7 @@ enum SRTReader {
             guard times.count == 2, let start = milliseconds(times[0]), let end = milliseconds(times[1]) else {
                 return nil
             }
-            cues.append(SubtitleCue(number: number, start: start, end: end, lines: Array(lines[2...])))
+            cues.append(SubtitleCue(number: number, start: start, end: end, lines: Array(lines[2...]), voices: []))
         }
         return cues
     }
@@ -57,4 +84,9 @@ enum SRTReader {
 extension SubtitleCue {
     /// The cue's text on one line, as a person reads it.
     var text: String { lines.joined(separator: " ") }
+
+    /// The cue as an SRT file shows it: without the voices, which only exports that carry speakers hold.
+    var shown: SubtitleCue {
+        SubtitleCue(number: number, start: start, end: end, lines: lines, voices: [])
+    }
 }

@@ -10,15 +10,19 @@ struct SubtitleSRTRenderingTests {
         let subtitles = try SubtitleConversion.convert(
             "00:01.05\nJames\nHello there, welcome to the show. Today we have a special guest.\n\n01:02:03.40\nFrank\nHi.\n")
 
-        // Then the SRT is exactly this, ending with a blank line after the last cue
+        // Then the SRT is exactly this, ending with a blank line after the last cue (and the hour of
+        // silence between the turns is left empty)
         #expect(subtitles.srt == """
             1
-            00:00:01,050 --> 01:02:03,400
-            James: Hello there, welcome to the
-            show. Today we have a special guest.
+            00:00:01,050 --> 00:00:05,050
+            James: Hello there, welcome to the show.
 
             2
-            01:02:03,400 --> 01:02:04,400
+            00:00:05,050 --> 00:00:08,050
+            Today we have a special guest.
+
+            3
+            01:02:03,400 --> 01:02:04,233
             Frank: Hi.
 
 
@@ -39,7 +43,7 @@ struct SubtitleSRTRenderingTests {
     @Test("No cues render as an empty file, and 'Subtitles' always renders its own cues")
     func renderingFollowsCues() {
         #expect(SRTRendering.render([]) == "")
-        let cue = SubtitleCue(number: 1, start: 5, end: 10, lines: ["a", "b"])
+        let cue = SubtitleCue(number: 1, start: 5, end: 10, lines: ["a", "b"], voices: [])
         let subtitles = Subtitles(format: .timeRanges, cues: [cue])
         #expect(subtitles.srt == "1\n00:00:00,005 --> 00:00:00,010\na\nb\n\n")
         #expect(SRTReader.cues(in: subtitles.srt) == [cue])

@@ -12,9 +12,9 @@ struct SubtitleTimeRangeTests {
 
         // Then the times are exact to the millisecond and the arrow is not part of the text
         #expect(subtitles.format == .timeRanges)
-        #expect(subtitles.cues == [
-            SubtitleCue(number: 1, start: 1_250, end: 3_500, lines: ["Hello there."]),
-            SubtitleCue(number: 2, start: 4_125, end: 6_875, lines: ["Hi."]),
+        #expect(subtitles.cues.map(\.shown) == [
+            SubtitleCue(number: 1, start: 1_250, end: 3_500, lines: ["Hello there."], voices: []),
+            SubtitleCue(number: 2, start: 4_125, end: 6_875, lines: ["Hi."], voices: []),
         ])
         #expect(subtitles.srt == "1\n00:00:01,250 --> 00:00:03,500\nHello there.\n\n2\n00:00:04,125 --> 00:00:06,875\nHi.\n\n")
     }
@@ -29,10 +29,10 @@ struct SubtitleTimeRangeTests {
             00:00:07,500 --> 00:00:08,250 comma
             """)
 
-        // Then all four ranges are read
+        // Then all four ranges are read (the last, 0.75 s long, is shown for the 0.833 s minimum)
         #expect(subtitles.cues.map(\.text) == ["en dash", "em dash", "hyphen", "comma"])
         #expect(subtitles.cues.map(\.start) == [1_000, 3_000, 5_000, 7_500])
-        #expect(subtitles.cues.map(\.end) == [2_000, 4_000, 6_000, 8_250])
+        #expect(subtitles.cues.map(\.end) == [2_000, 4_000, 6_000, 8_333])
     }
 
     @Test("Text on the next lines belongs to the range above, and a speaker-like line is just text")
@@ -55,9 +55,10 @@ struct SubtitleTimeRangeTests {
         #expect(subtitles.cues.map { [$0.start, $0.end] } == [[0, 5_000], [5_000, 8_000], [20_000, 25_000]])
     }
 
-    @Test("A lone time in a range transcript starts a cue that ends at the next start")
+    @Test("A lone time in a range transcript starts a cue that lasts as long as its speech, by the next start")
     func loneTimeInRanges() throws {
-        let subtitles = try SubtitleConversion.convert("00:00:00 - 00:00:02 a\n00:00:03\nb\n00:00:09 - 00:00:10 c\n")
+        let subtitles = try SubtitleConversion.convert("00:00:00 - 00:00:02 a\n00:00:03\nb b b b b b b b b b b b b b b b b b b b b b b b b b b b b b b b\n00:00:09 - 00:00:10 c\n")
+        // "b" × 32 is 63 characters: 6.3 s at the slowest speech, so it ends at the next start, 9 s.
         #expect(subtitles.cues.map { [$0.start, $0.end] } == [[0, 2_000], [3_000, 9_000], [9_000, 10_000]])
     }
 

@@ -1,39 +1,87 @@
+import Foundation
 import Testing
 @testable import PodcastDomain
 
-/// Subtitle conventions: two lines of 42 Characters, long turns over several cues.
-@Suite("Subtitle wrapping and the sharing of a turn's time")
+/// Where cues and lines break (SUBTITLES.md, "Where to break"), and how a turn's time is shared. Each
+/// example is one that a greedy fill of 42 columns gets wrong.
+@Suite("Subtitle breaks and the sharing of a turn's time")
 struct SubtitleWrappingTests {
-    @Test("A long turn is split into cues whose durations follow their text lengths")
-    func longTurnSharesTimeProportionally() throws {
-        // Given one 60-second turn of 70 words, which needs several cues of unequal length
+    /// The cues of one turn given as a 20-second range, so that time plays no part in the breaks.
+    private static func cues(_ text: String) throws -> [SubtitleCue] {
+        let subtitles = try SubtitleConversion.convert("00:00:00 - 00:00:20 \(text)\n")
+        SubtitleInvariants.check(subtitles)
+        return subtitles.cues
+    }
+
+    @Test("Cues end at sentence ends: three sentences become three cues, not a greedy fill across them")
+    func cuesEndAtSentences() throws {
+        let sentences = [
+            "We started the show in a kitchen in Lisbon.",
+            "Then we moved to a real studio with two microphones.",
+            "Now we record from three cities at once.",
+        ]
+        let cues = try Self.cues(sentences.joined(separator: " "))
+        #expect(cues.map(\.text) == sentences)
+    }
+
+    @Test("A sentence too long for a cue breaks at its comma")
+    func cuesBreakAtClauses() throws {
+        let text = "When we first put the whole archive online for our listeners, nobody expected the "
+            + "old interviews to win."
+        let cues = try Self.cues(text)
+        #expect(cues.count == 2)
+        #expect(cues[0].text.hasSuffix("listeners,"))
+    }
+
+    @Test("No line ends on an article, a preposition, a conjunction or a possessive when it can be avoided")
+    func noWeakLineEnds() throws {
+        // A greedy fill ends the first line on "the".
+        let cues = try Self.cues(
+            "So I went to see the new exhibition at the museum of modern art yesterday and I loved it.")
+        for line in cues.flatMap({ $0.lines.dropLast() }) {
+            // As srt-metrics.py reads it: the last word, lowercased, without , . ; : ! ?
+            let last = line.split(separator: " ").last.map { $0.lowercased().trimmingCharacters(in: .init(charactersIn: ",.;:!?")) } ?? ""
+            #expect(!WordTraits.weakWordList.contains(last), "\(line)")
+        }
+    }
+
+    @Test("Names, numbers with what they count, and URLs stay whole on one line")
+    func namesNumbersAndURLsStayWhole() throws {
+        // A greedy fill splits "Mary | Jane" and "20 | minutes".
+        let name = try Self.cues("Last week we talked for an hour with Mary Jane Watson about the way she records her show.")
+        #expect(name.flatMap(\.lines).contains { $0.contains("Mary Jane Watson") })
+        let number = try Self.cues("We recorded the whole conversation in 20 minutes flat, and then we edited it for a week.")
+        #expect(number.flatMap(\.lines).contains { $0.contains("20 minutes") })
+        // A URL wider than a line is cut, but its pieces stay in one cue.
+        let url = "https://episodic.example.org/shows/night-shift-radio/episodes/12"
+        let cues = try Self.cues("The notes are at \(url) as always.")
+        #expect(cues.contains { $0.text.replacingOccurrences(of: " ", with: "").contains(url) })
+    }
+
+    @Test("Two lines of one phrase are balanced, and the bottom one is the longer when they differ")
+    func bottomHeavy() throws {
+        let cues = try Self.cues("Every single episode we have ever released is still available on the feed")
+        #expect(cues.count == 1 && cues[0].lines.count == 2)
+        let widths = cues[0].lines.map(DisplayWidth.columns(of:))
+        #expect(widths[0] <= widths[1] && widths[1] - widths[0] <= 12, "\(cues[0].lines)")
+    }
+
+    @Test("A long turn's cues share its speech time by their text; the silence after it stays empty")
+    func longTurnSharesSpeechTime() throws {
+        // Given one turn of 70 words and a next turn a minute later: far more time than the words need
         let words = (0..<70).map { $0 % 7 == 0 ? "extraordinarily" : "ok" }.joined(separator: " ")
         let subtitles = try SubtitleConversion.convert("00:00:00\nHost\n\(words)\n\n00:01:00\nGuest\nBye.\n")
         let turn = subtitles.cues.dropLast()
 
-        // When each cue's share of the time is compared with its share of the spoken text
-        // (the text's Characters plus one per word for the pause after it; the "Host: " prefix is not spoken)
-        func spoken(_ cue: SubtitleCue) -> Int {
-            let text = cue.text.hasPrefix("Host: ") ? String(cue.text.dropFirst(6)) : cue.text
-            return text.count + 1
-        }
-        let totalText = turn.map(spoken).reduce(0, +)
-
-        // Then the durations add up to the turn, and each ratio matches to within 2 ms
+        // Then the turn's cues follow one another from its start, each lasting its text at the slowest
+        // speech (10 characters a second, so 100 ms a character; 7 s at most), and then nothing is shown
+        // until 1:00
         #expect(turn.count >= 3)
-        #expect(turn.first?.start == 0 && turn.last?.end == 60_000)
-        for cue in turn {
-            let expected = Double(60_000) * Double(spoken(cue)) / Double(totalText)
-            #expect(abs(Double(cue.end - cue.start) - expected) <= 2, "cue \(cue.number)")
-        }
-        let lengths = turn.map(spoken), durations = turn.map { $0.end - $0.start }
-        if let longest = lengths.indices.max(by: { lengths[$0] < lengths[$1] }),
-           let shortest = lengths.indices.min(by: { lengths[$0] < lengths[$1] }), lengths[longest] != lengths[shortest]
-        {
-            let durationRatio = Double(durations[longest]) / Double(durations[shortest])
-            let textRatio = Double(lengths[longest]) / Double(lengths[shortest])
-            #expect(abs(durationRatio - textRatio) / textRatio < 0.01)
-        }
+        #expect(turn.first?.start == 0)
+        for (cue, next) in zip(turn, turn.dropFirst()) { #expect(cue.end == next.start) }
+        for cue in turn { #expect(abs(cue.end - cue.start - min(cue.text.count * 100, 7_000)) <= 2, "cue \(cue.number)") }
+        #expect((turn.last?.end ?? 60_000) < 50_000)
+        #expect(subtitles.cues.last?.start == 60_000)
         SubtitleInvariants.check(subtitles)
     }
 
@@ -46,17 +94,16 @@ struct SubtitleWrappingTests {
         #expect(subtitles.cues.last?.lines == ["James: Yes."])
     }
 
-    @Test("Lines break at spaces, never over 42 Characters, and a turn that fits on one line stays on one")
+    @Test("Lines break at spaces, never over 42 columns, and a turn that fits on one line stays on one")
     func lineLimits() throws {
         // Given a 42-character sentence and a longer one
         let exact = "This sentence is exactly forty-two chars."
         #expect(exact.count + 1 == 42)
         let subtitles = try SubtitleConversion.convert("00:00:00\n\(exact)!\n\n00:00:05\n\(exact) And then some more words.\n")
 
-        // Then the first is one line, the second wraps at a space into two lines of whole words
+        // Then the first is one line, the second wraps at a space into whole words
         #expect(subtitles.cues[0].lines == [exact + "!"])
-        #expect(subtitles.cues[1].lines.count == 2)
-        #expect(subtitles.cues[1].text == exact + " And then some more words.")
+        #expect(subtitles.cues.dropFirst().map(\.text).joined(separator: " ") == exact + " And then some more words.")
         SubtitleInvariants.check(subtitles)
     }
 
@@ -75,9 +122,9 @@ struct SubtitleWrappingTests {
         #expect(wider.cues.flatMap(\.lines).count == 2)
     }
 
-    @Test("A word longer than 42 Characters is cut into 42-Character pieces")
+    @Test("A word longer than 42 columns is cut into 42-column pieces, kept together in one cue")
     func hardSplit() throws {
-        // Given a 100-character 'word' (a URL) followed by more words
+        // Given a 100-character 'word' followed by more words
         let word = String(repeating: "abcdefghij", count: 10)
         let subtitles = try SubtitleConversion.convert("00:00:00 - 00:00:06 see \(word) for more\n")
 
@@ -87,26 +134,11 @@ struct SubtitleWrappingTests {
         SubtitleInvariants.check(subtitles)
     }
 
-    @Test("Lines of a wrapped turn come out about equally long, with no orphan word left for a last cue")
-    func balancedLines() throws {
-        // Given a turn that a greedy fill would end with a lone word on a third line
-        let subtitles = try SubtitleConversion.convert(
-            "00:00:00 - 00:00:09 Today we talk about event logs, projections and why replay beats migrations.\n")
-
-        // Then its three lines are within a few Characters of each other
-        let lengths = subtitles.cues.flatMap(\.lines).map(\.count)
-        #expect(lengths.count == 3)
-        #expect((lengths.max() ?? 0) - (lengths.min() ?? 0) <= 3)
-    }
-
-    @Test("Sharing time: every cue gets at least 1 ms and the parts add up to the total")
+    @Test("Sharing time: the parts follow the weights and add up to the total")
     func sharingArithmetic() {
         #expect(CueTiming.share(10, by: [1, 1]) == [5, 5])
-        #expect(CueTiming.share(3, by: [100, 1, 1]) == [1, 1, 1])
-        // 1 ms each first, then the 998 ms left in proportion 3 : 1.
-        #expect(CueTiming.share(1_000, by: [3, 1]) == [749, 251])
+        #expect(CueTiming.share(1_000, by: [3, 1]) == [750, 250])
         #expect(CueTiming.share(1_003, by: [1, 2, 0]).reduce(0, +) == 1_003)
-        #expect(CueTiming.share(1_003, by: [1, 2, 0]).allSatisfy { $0 >= 1 })
     }
 
     @Test("Width is counted in display columns: Chinese and Japanese lines stay within 42 columns, every character kept")

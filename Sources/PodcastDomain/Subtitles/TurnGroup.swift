@@ -1,0 +1,112 @@
+/// Turns shown in one stretch of time: a turn, and the turns that ride with it.
+///
+/// Recording services stamp each speaker's turn, so crosstalk arrives as turns that start before the
+/// turn above has been said. Two kinds ride with the turn they interrupt:
+/// - turns that start at the same time (crosstalk moved up to the start above, or equal timestamps);
+/// - an interjection by another speaker (`Oh.`, `Yeah, right.`: a line's worth with its `- Name: `)
+///   that starts while the group so far has had less time than its text needs at
+///   `maximumCharactersPerSecond`.
+/// The group's time runs from its first start to the next group's start, and its cues share it; the
+/// first interjection is shown with the last line of the turn it interrupts, one speaker per line.
+/// So a long sentence is not flashed for a third of a second while `Oh.` is held for five.
+struct TurnGroup {
+    /// At least one, each with words.
+    var turns: [TranscriptTurn]
+    /// Milliseconds.
+    var start: Int
+    /// Where the next group starts, or the turns' given end when that is earlier; nil for the last
+    /// group when no range gives its end.
+    var end: Int?
+    /// Whether `end` is where the ranges say the speech ends, rather than where the next turn starts.
+    var endIsGiven = false
+    /// Whether `turns[1]` is an interjection shown beside the last line of `turns[0]`.
+    var sharesLastCue = false
+
+    /// Width of the `- ` that starts each line of a two-speaker cue.
+    static let dashWidth = 2
+
+    static func groups(_ turns: [TranscriptTurn]) -> [TurnGroup] {
+        var groups: [TurnGroup] = []
+        var current: TurnGroup?
+        for turn in turns {
+            if var group = current, !turn.words.isEmpty,
+               turn.start == group.start || (group.isInterrupted(by: turn) && group.isStarved(at: turn.start))
+            {
+                if group.turns.count == 1, group.isInterrupted(by: turn) { group.sharesLastCue = true }
+                group.turns.append(turn)
+                current = group
+                continue
+            }
+            if var group = current {
+                group.end = min(group.givenEnd ?? turn.start, turn.start)
+                group.endIsGiven = group.givenEnd != nil
+                groups.append(group)
+            }
+            current = turn.words.isEmpty ? nil : TurnGroup(turns: [turn], start: turn.start)
+        }
+        if var group = current {
+            group.end = group.givenEnd
+            group.endIsGiven = group.givenEnd != nil
+            groups.append(group)
+        }
+        return groups
+    }
+
+    /// The latest end time ranges give, when every turn has one.
+    private var givenEnd: Int? {
+        turns.allSatisfy { $0.end != nil } ? turns.compactMap(\.end).max() : nil
+    }
+
+    /// Whether the group's text needs more time than it has had by `time`.
+    private func isStarved(at time: Int) -> Bool {
+        let needed = turns.reduce(0) { $0 + $1.readingWidth } * 1_000 / SubtitleConventions.maximumCharactersPerSecond
+        return time - start < needed
+    }
+
+    /// Whether `turn` is an interjection by someone else: another named speaker, and `- Name: words`
+    /// fits on one line. (Without names, a short turn is as likely the same voice going on.)
+    private func isInterrupted(by turn: TranscriptTurn) -> Bool {
+        guard let speaker = turn.speaker, let first = turns[0].speaker, speaker != first else { return false }
+        return turn.readingWidth + Self.dashWidth <= SubtitleConventions.maximumLineLength
+    }
+
+    /// The group's cues before timing. `duration` is the time its speech takes, when known.
+    func texts(duration: Int?) -> [CueText] {
+        let totalWidth = max(1, turns.reduce(0) { $0 + $1.readingWidth })
+        func cues(_ turn: TranscriptTurn, lastLineWidth: Int? = nil) -> (cues: [CueText], cost: Int)? {
+            CueBreaking.cues(
+                speaker: turn.speaker, words: turn.words,
+                duration: duration.map { $0 * turn.readingWidth / totalWidth }, lastLineWidth: lastLineWidth)
+        }
+        var texts: [CueText] = []
+        var rest = turns[...]
+        if sharesLastCue, let dual = twoSpeakerCues(cues) {
+            texts = dual
+            rest = rest.dropFirst(2)
+        }
+        for turn in rest { texts += cues(turn)?.cues ?? [] }
+        return texts
+    }
+
+    /// The first turn's cues ending with a two-speaker cue that holds the interjection, unless fitting
+    /// its last line into one costs more than `Cost.cueEndMidPhrase` over its best breaks (a sentence
+    /// cut for it is worse than an interjection shown on its own).
+    private func twoSpeakerCues(
+        _ cues: (TranscriptTurn, Int?) -> (cues: [CueText], cost: Int)?
+    ) -> [CueText]? {
+        let width = SubtitleConventions.maximumLineLength - Self.dashWidth
+        guard let free = cues(turns[0], nil), var fitted = cues(turns[0], width),
+              fitted.cost - free.cost <= CueBreaking.Cost.cueEndMidPhrase,
+              let last = fitted.cues.popLast(), let line = cues(turns[1], nil)?.cues.first
+        else { return nil }
+        return fitted.cues + [CueText(lines: ["- " + last.lines[0], "- " + line.lines[0]], voices: last.voices + line.voices)]
+    }
+}
+
+extension TranscriptTurn {
+    /// What a viewer reads of the turn on one line, in display columns: `Name: ` and the words.
+    var readingWidth: Int {
+        let words = self.words.reduce(max(0, self.words.count - 1)) { $0 + DisplayWidth.columns(of: $1) }
+        return words + (speaker.map { DisplayWidth.columns(of: $0) + 2 } ?? 0)
+    }
+}

@@ -14,28 +14,26 @@
 /// A word wider than a line (a long URL) is cut into line-wide pieces, kept in one cue where they fit; the speaker's `Name:` stays with the first
 /// word unless that word cannot share its line.
 enum CueBreaking {
-    /// The cues of one turn, and what they cost. `duration`, in milliseconds, is the time the turn's
+    /// The cues of one turn. `duration`, in milliseconds, is the time the turn's
     /// speech takes, when known: cues too short to read in their share of it cost more.
     /// `lastLineWidth`, when given, asks for a last cue of one line at most that wide (to share a
     /// two-speaker cue); nil when that cannot be.
     static func cues(
         speaker: Substring?, words: [Substring], duration: Int?, lastLineWidth: Int? = nil
-    ) -> (cues: [CueText], cost: Int)? {
+    ) -> [CueText]? {
         let tokens = Token.tokens(speaker: speaker, words: words)
-        guard !tokens.isEmpty else { return ([], 0) }
+        guard !tokens.isEmpty else { return [] }
         var breaking = Breaking(tokens: tokens, duration: duration, lastLineWidth: lastLineWidth)
         // Without `lastLineWidth` there is always a solution (every token fits a line); the fallback of a
         // token per cue is there so that no word can be lost if that ever stopped being true.
-        guard let (cues, cost) = breaking.solve() ?? (lastLineWidth == nil ? (tokens.map { [[$0]] }, 0) : nil)
-        else { return nil }
+        guard let cues = breaking.solve() ?? (lastLineWidth == nil ? tokens.map { [[$0]] } : nil) else { return nil }
         let voice = speaker.map(String.init)
-        let texts = cues.map { lines in
+        return cues.map { lines in
             let spoken = lines.flatMap { $0 }.filter(\.spoken).map(\.text).joined(separator: " ")
             return CueText(
                 lines: lines.map { $0.map(\.text).joined(separator: " ") },
                 voices: [SubtitleVoice(speaker: voice, text: spoken)])
         }
-        return (texts, cost)
     }
 
     /// A word, or a line-wide piece of a longer one, with its width and what it says about breaks.
@@ -199,8 +197,8 @@ enum CueBreaking {
             return difference > 0 ? difference * difference * 3 / 10 : difference * difference * 3 / 20
         }
 
-        /// The cheapest cues, as lines of tokens, and their cost; nil when `lastLineWidth` cannot be met.
-        mutating func solve() -> ([[[Token]]], Int)? {
+        /// The cheapest cues, as lines of tokens; nil when `lastLineWidth` cannot be met.
+        mutating func solve() -> [[[Token]]]? {
             let count = tokens.count
             let maximum = SubtitleConventions.maximumLineLength
             var best = [Int](repeating: Int.max, count: count + 1)
@@ -239,7 +237,7 @@ enum CueBreaking {
                 }
                 place = start
             }
-            return (cues.reversed(), best[count])
+            return cues.reversed()
 
             func consider(_ cost: Int, at place: Int, from origin: (Int, Int?)) {
                 if cost < best[place] {

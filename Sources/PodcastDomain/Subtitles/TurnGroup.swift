@@ -3,7 +3,7 @@
 /// Recording services stamp each speaker's turn, so crosstalk arrives as turns that start before the
 /// turn above has been said. Two kinds ride with the turn they interrupt:
 /// - turns that start at the same time (crosstalk moved up to the start above, or equal timestamps);
-/// - an interjection by another speaker (`Oh.`, `Yeah, right.`: a line's worth with its `- Name: `)
+/// - an interjection by another speaker (`Oh.`, `Yeah, right.`: up to `interjectionWidth` columns)
 ///   that starts while the group so far has had less time than its text needs at
 ///   `maximumCharactersPerSecond`.
 /// The group's time runs from its first start to the next group's start, and its cues share it; the
@@ -63,17 +63,24 @@ struct TurnGroup {
         return time - start < needed
     }
 
-    /// Whether `turn` is an interjection by someone else: another named speaker, and `- Name: words`
-    /// fits on one line. (Without names, a short turn is as likely the same voice going on.)
+    /// Whether `turn` is an interjection by someone else: another named speaker, a remark of at most
+    /// `interjectionWidth` columns, and `- Name: words` fits on one line. (Without names, a short turn
+    /// is as likely the same voice going on; a longer one is a reply, which waits its turn.)
     private func isInterrupted(by turn: TranscriptTurn) -> Bool {
         guard let speaker = turn.speaker, let first = turns[0].speaker, speaker != first else { return false }
-        return turn.readingWidth + Self.dashWidth <= SubtitleConventions.maximumLineLength
+        let words = turn.words.reduce(turn.words.count - 1) { $0 + DisplayWidth.columns(of: $1) }
+        return words <= Self.interjectionWidth
+            && turn.readingWidth + Self.dashWidth <= SubtitleConventions.maximumLineLength
     }
+
+    /// The widest remark, in display columns, that rides with the sentence it interrupts: "Oh.",
+    /// "Yeah, right.", "No way, really?"
+    static let interjectionWidth = 20
 
     /// The group's cues before timing. `duration` is the time its speech takes, when known.
     func texts(duration: Int?) -> [CueText] {
         let totalWidth = max(1, turns.reduce(0) { $0 + $1.readingWidth })
-        func cues(_ turn: TranscriptTurn, lastLineWidth: Int? = nil) -> (cues: [CueText], cost: Int)? {
+        func cues(_ turn: TranscriptTurn, lastLineWidth: Int? = nil) -> [CueText]? {
             CueBreaking.cues(
                 speaker: turn.speaker, words: turn.words,
                 duration: duration.map { $0 * turn.readingWidth / totalWidth }, lastLineWidth: lastLineWidth)
@@ -84,22 +91,21 @@ struct TurnGroup {
             texts = dual
             rest = rest.dropFirst(2)
         }
-        for turn in rest { texts += cues(turn)?.cues ?? [] }
+        for turn in rest { texts += cues(turn) ?? [] }
         return texts
     }
 
-    /// The first turn's cues ending with a two-speaker cue that holds the interjection, unless fitting
-    /// its last line into one costs more than `Cost.cueEndMidPhrase` over its best breaks (a sentence
-    /// cut for it is worse than an interjection shown on its own).
+    /// The first turn's cues ending with a two-speaker cue that holds the interjection: its last line is
+    /// chosen to fit beside it. Shown on its own instead, the interjection would come only after the
+    /// whole sentence it interrupted, seconds after it was said.
     private func twoSpeakerCues(
-        _ cues: (TranscriptTurn, Int?) -> (cues: [CueText], cost: Int)?
+        _ cues: (TranscriptTurn, Int?) -> [CueText]?
     ) -> [CueText]? {
         let width = SubtitleConventions.maximumLineLength - Self.dashWidth
-        guard let free = cues(turns[0], nil), var fitted = cues(turns[0], width),
-              fitted.cost - free.cost <= CueBreaking.Cost.cueEndMidPhrase,
-              let last = fitted.cues.popLast(), let line = cues(turns[1], nil)?.cues.first
+        guard var fitted = cues(turns[0], width), let last = fitted.popLast(),
+              let line = cues(turns[1], nil)?.first
         else { return nil }
-        return fitted.cues + [CueText(lines: ["- " + last.lines[0], "- " + line.lines[0]], voices: last.voices + line.voices)]
+        return fitted + [CueText(lines: ["- " + last.lines[0], "- " + line.lines[0]], voices: last.voices + line.voices)]
     }
 }
 

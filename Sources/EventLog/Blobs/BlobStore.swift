@@ -68,7 +68,7 @@ public struct BlobStore: Sendable {
     }
 
     /// The library this store belongs to, which refusals name.
-    private var library: String { (directory as NSString).deletingLastPathComponent }
+    private var library: String { FileSystem.folder(of: directory) }
 
     /// The content of `ref`, checked against its hash.
     public func get(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {

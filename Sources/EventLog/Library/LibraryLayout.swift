@@ -62,7 +62,7 @@ struct LibraryLayout {
             throw .libraryNotWritable(path: root, reason: "cannot create the folder (\(error.localizedDescription))")
         }
         do {
-            if isNew { try FileSystem.syncDirectory((root as NSString).deletingLastPathComponent) }
+            if isNew { try FileSystem.syncDirectory(FileSystem.folder(of: root)) }
             let folder = try Folder.library(root)
             for name in ["log", "index", "blobs"] { _ = try folder.subfolder(name, creating: true) }
             try layout.writeID(id)

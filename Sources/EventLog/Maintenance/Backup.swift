@@ -172,15 +172,11 @@ enum BackupTarget {
             if info.st_mode & S_IFMT == S_IFDIR { throw BackupError.archiveNotAFile(path: path) }
             if !replacing { throw BackupError.archiveExists(path: path) }
         }
-        if FileSystem.isDirectory(folder(of: path)) != true {
+        if FileSystem.isDirectory(FileSystem.folder(of: path)) != true {
             throw EventLogError.io(operation: "create", path: path, errno: ENOENT)
         }
     }
 
-    static func folder(of path: String) -> String {
-        let parent = (path as NSString).deletingLastPathComponent
-        return parent.isEmpty ? "." : parent
-    }
 
     /// A file beside the target under a random name, created afresh (never through a link).
     struct Staged {
@@ -192,7 +188,7 @@ enum BackupTarget {
             let name = (target as NSString).lastPathComponent
             var attempt = 0
             while true {
-                let path = BackupTarget.folder(of: target) + "/." + name + "." + String(UInt32.random(in: .min ... .max), radix: 16) + ".partial"
+                let path = FileSystem.folder(of: target) + "/." + name + "." + String(UInt32.random(in: .min ... .max), radix: 16) + ".partial"
                 do {
                     file = try File.open(path, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o666)
                     self.path = path
@@ -219,7 +215,7 @@ enum BackupTarget {
                 guard !FileSystem.exists(target) else { throw BackupError.archiveExists(path: target) }
                 try FileSystem.rename(path, to: target)
             }
-            try FileSystem.syncDirectory(BackupTarget.folder(of: target))
+            try FileSystem.syncDirectory(FileSystem.folder(of: target))
         }
 
         func discard() {

@@ -103,7 +103,7 @@ struct RestoreTarget {
         var path = given
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         self.path = path
-        self.parent = BackupTarget.folder(of: path)
+        self.parent = FileSystem.folder(of: path)
         var info = stat()
         guard lstat(path, &info) == 0 else {
             guard errno == ENOENT else { throw EventLogError.system("inspect", path: path, errno: errno) }

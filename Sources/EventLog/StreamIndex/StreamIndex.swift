@@ -217,7 +217,7 @@ final class StreamIndex {
     /// a real folder made, never written through.
     private func folder() throws(EventLogError) -> Folder {
         if let openFolder { return openFolder }
-        let library = try Folder.library((directory as NSString).deletingLastPathComponent)
+        let library = try Folder.library(FileSystem.folder(of: directory))
         let name = (directory as NSString).lastPathComponent
         let opened: Folder
         do {

@@ -126,6 +126,13 @@ enum FileSystem {
         throw .system("create folder", path: path, errno: errno)
     }
 
+    /// The folder holding `path`: `.` for a bare name, `/` for a name at the root. (Foundation's
+    /// `deletingLastPathComponent` traps on a path without a slash on Linux.)
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
     /// Makes a directory's entries (created, renamed or removed files) durable.
     static func syncDirectory(_ path: String) throws(EventLogError) {
         let directory = try File.open(path, flags: O_RDONLY | O_DIRECTORY)

@@ -15,6 +15,32 @@ extension Library {
         }
     }
 
+    /// The episode's subtitles as a `format` file, and whether they were made from a transcript that
+    /// has since changed.
+    ///
+    /// SRT is the stored file. WebVTT and JSON carry the speakers as data, which only the conversion
+    /// knows: the transcript the subtitles were made from is converted again, and must give the stored
+    /// SRT byte for byte. Subtitles an earlier version of Episodic made do not, and are refused with
+    /// ``LibraryError/subtitlesFromEarlierVersion(_:)`` until converted again.
+    public func subtitles(of reference: EpisodeReference, as format: SubtitleFileFormat) throws
+        -> (bytes: [UInt8], outdated: Bool)
+    {
+        let (srt, outdated) = try subtitles(of: reference)
+        guard format != .srt else { return (srt, outdated) }
+        let id = try resolve(reference)
+        guard let source = try liveEpisode(id).subtitles?.transcript else { throw LibraryError.noSubtitles(id) }
+        let transcript: [UInt8]
+        do {
+            transcript = try store.blob(source)
+        } catch let error as EventLogError {
+            throw LibraryError.blobUnreadable(error)
+        }
+        guard let converted = try? SubtitleConversion.convert(String(decoding: transcript, as: UTF8.self)),
+              Array(converted.srt.utf8) == srt
+        else { throw LibraryError.subtitlesFromEarlierVersion(id) }
+        return (format.render(converted), outdated)
+    }
+
     /// The live episode, or the domain's refusal for a missing or deleted one.
     public func liveEpisode(_ id: EpisodeID) throws -> Episode {
         try episodeState(id).requireLive()

@@ -10,6 +10,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case ambiguous(String, candidates: [String])
     case transcriptUnreadable(episode: EpisodeID, reason: String)
     case noSubtitles(EpisodeID)
+    /// Subtitles made by an earlier version of Episodic, whose speakers cannot be exported as data.
+    case subtitlesFromEarlierVersion(EpisodeID)
     case invalidTime(String)
     /// A blob the library should hold cannot be read.
     case blobUnreadable(EventLogError)
@@ -30,6 +32,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             "the transcript of episode \(episode) cannot be converted: \(reason)"
         case .noSubtitles(let episode):
             "episode \(episode) has no subtitles yet."
+        case .subtitlesFromEarlierVersion(let episode):
+            "the subtitles of episode \(episode) were made by an earlier version of Episodic, which kept no speakers "
+                + "for WebVTT or JSON. Run `episodic transcript convert \(episode)` to make them again, then export."
         case .invalidTime(let text):
             "\"\(text)\" is not a date or time. Write it as 2026-11-21, or 2026-11-21T18:30:00Z (UTC)."
         case .blobUnreadable(let error):
@@ -46,7 +51,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LibraryError: ClassifiedError {
     public var kind: ErrorKind {
         switch self {
-        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .invalidTime, .alreadyShared,
+        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion,
+            .invalidTime, .alreadyShared,
             .libraryHasEvents: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind

@@ -45,19 +45,27 @@ struct TranscriptCommands: ParsableCommand {
 
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "export", abstract: "Write the episode's SRT subtitles to a file, or to standard output.")
+            commandName: "export",
+            abstract: "Write the episode's subtitles to a file, or to standard output: SRT, WebVTT or Podcasting 2.0 JSON.",
+            discussion: """
+                The format is --format, else the file's extension (.srt, .vtt, .json), else SRT. WebVTT names each \
+                speaker as a voice (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points \
+                to, with each segment's speaker, start and end in seconds, and body.
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The file to write (default: standard output).") var file: String?
+        @Option(help: "srt, vtt or json (default: from the file's extension, else srt).") var format: SubtitleFileFormat?
 
         func run() throws {
             try Session.run(global) { session in
-                let (srt, outdated) = try session.library().subtitles(of: .text(episode))
+                let format = format ?? file.flatMap(SubtitleFileFormat.init(fileName:)) ?? .srt
+                let (bytes, outdated) = try session.library().subtitles(of: .text(episode), as: format)
                 if outdated {
                     Terminal.printError("warning: these subtitles were made from an earlier transcript. "
                         + "Run `episodic transcript convert \(ShellWord.quoted(episode))` to bring them up to date.")
                 }
-                try Files.write(srt, to: file)
+                try Files.write(bytes, to: file)
             }
         }
     }

@@ -147,11 +147,12 @@ enum CueBreaking {
             let traits = before.traits
             if traits.contains(.continues) { return (0, Cost.insideWord) }
             var line: Int, cue: Int
+            if after.traits.contains(.dash) { return (Cost.insideWord, Cost.insideWord) }
             if traits.contains(.endsSentence) {
                 (line, cue) = (0, 0)
             } else if traits.contains(.endsClause) {
                 (line, cue) = (0, Cost.cueEndAtClause)
-            } else if after.traits.contains(.opensClause) {
+            } else if after.traits.contains(.opensClause) || traits.contains(.dash) {
                 (line, cue) = (Cost.lineBreakBeforeOpener, Cost.cueEndBeforeOpener)
             } else {
                 (line, cue) = (Cost.lineBreakMidPhrase, Cost.cueEndMidPhrase)

@@ -10,7 +10,7 @@ struct WordTraits: OptionSet {
     static let endsClause = WordTraits(rawValue: 1 << 1)
     /// An article, preposition, conjunction or possessive: a line should not end on it.
     static let weak = WordTraits(rawValue: 1 << 2)
-    /// A conjunction, preposition or relative word, or a dash: a line may break before it.
+    /// A conjunction, preposition or relative word: a line may break before it.
     static let opensClause = WordTraits(rawValue: 1 << 3)
     /// Starts with a capital letter (and is not `I`): two in a row are taken for a name.
     static let capitalized = WordTraits(rawValue: 1 << 4)
@@ -19,6 +19,10 @@ struct WordTraits: OptionSet {
 
     /// A piece of a word too wide for a line, which the next piece continues.
     static let continues = WordTraits(rawValue: 1 << 6)
+
+    /// A dash standing alone (`-`, `–`, `—`): a line may break after it, never before it, where it
+    /// would read as the dash of a two-speaker cue.
+    static let dash = WordTraits(rawValue: 1 << 7)
 
     init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -43,9 +47,8 @@ struct WordTraits: OptionSet {
         if Self.matchBefore(Self.clauseEnds, in: bytes, end: closed) != nil { traits.insert(.endsClause) }
         if Self.weakWords.contains(key) { traits.insert(.weak) }
         // `to,` in "add to, so" ends a phrase rather than opening one.
-        if (Self.clauseOpeners.contains(key) && closed == bare) || Self.dashes.contains(word) {
-            traits.insert(.opensClause)
-        }
+        if Self.clauseOpeners.contains(key) && closed == bare { traits.insert(.opensClause) }
+        if Self.dashes.contains(word) { traits.insert(.dash) }
         if first < end, Self.startsCapitalized(word, bytes[first...]) { traits.insert(.capitalized) }
         if bytes[first..<end].contains(where: { (0x30...0x39).contains($0) }) { traits.insert(.number) }
         self = traits

@@ -3,9 +3,10 @@
 /// Recording services stamp each speaker's turn, so crosstalk arrives as turns that start before the
 /// turn above has been said. Two kinds ride with the turn they interrupt:
 /// - turns that start at the same time (crosstalk moved up to the start above, or equal timestamps);
-/// - an interjection by another speaker (`Oh.`, `Yeah, right.`: up to `interjectionWidth` columns)
-///   that starts while the group so far has had less time than its text needs at
-///   `maximumCharactersPerSecond`.
+/// - one interjection by another speaker (`Oh.`, `Yeah, right.`: up to `interjectionWidth` columns)
+///   that starts while the turn has had less time than its text needs at
+///   `maximumCharactersPerSecond`. (A second one keeps its own time: riding too, it would be placed
+///   by the sharing of the group's time rather than by its stamp.)
 /// The group's time runs from its first start to the next group's start, and its cues share it; the
 /// first interjection is shown with the last line of the turn it interrupts, one speaker per line.
 /// So a long sentence is not flashed for a third of a second while `Oh.` is held for five.
@@ -30,7 +31,8 @@ struct TurnGroup {
         var current: TurnGroup?
         for turn in turns {
             if var group = current, !turn.words.isEmpty,
-               turn.start == group.start || (group.isInterrupted(by: turn) && group.isStarved(at: turn.start))
+               turn.start == group.start
+                || (group.turns.count == 1 && group.isInterrupted(by: turn) && group.isStarved(at: turn.start))
             {
                 if group.turns.count == 1, group.isInterrupted(by: turn) { group.sharesLastCue = true }
                 group.turns.append(turn)

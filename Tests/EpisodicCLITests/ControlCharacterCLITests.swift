@@ -51,7 +51,7 @@ struct ControlCharacterCLITests {
                 description: Self.episodeDescription, publishDate: nil, createdAt: time, thumbnailSettings: .defaults, overlay: nil))]),
             (CommandID(UUID()), [.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Self.episode, text: Self.thumbnailText))]),
             (CommandID(UUID()), [.thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: Self.episode, settings: settings))]),
-            (CommandID(UUID()), [.transcriptImported(TranscriptImported(episodeID: Self.episode, transcript: transcript))]),
+            (CommandID(UUID()), [.transcriptImported(TranscriptImported(episodeID: Self.episode, transcript: transcript, warnings: []))]),
             (CommandID(UUID()), [.fontImported(FontImported(name: Self.fontName, font: font))]),
             // Mallory's: the actor is put in afterwards, as the log refuses it now.
             (CommandID(UUID()), [.podcastRenamed(PodcastRenamed(podcastID: Self.podcast, name: Self.podcastName + " again"))]),

@@ -45,7 +45,6 @@ struct RefusalTests {
         let truncated = cli.folder + "/truncated.png"
         try Data(try Data(contentsOf: URL(fileURLWithPath: image)).prefix(100)).write(to: URL(fileURLWithPath: truncated))
         try cli.must("episode", "create", "Other", "Unconvertible")
-        try cli.must("transcript", "import", "Other/1", noTimes)
 
         let refusals: [Refusal] = [
             // Names and text.
@@ -93,7 +92,9 @@ struct RefusalTests {
             Refusal(["transcript", "import", "Show/2", empty], 65, "transcript is empty"),
             Refusal(["transcript", "import", "Show/2", latin1], 65, "not UTF-8"),
             Refusal(["transcript", "convert", "Show/2"], 65, "no transcript"),
-            Refusal(["transcript", "convert", "Other/1"], 65, "cannot be converted"),
+            // A transcript is read at import: one that cannot become subtitles is refused there.
+            Refusal(["transcript", "import", "Other/1", noTimes], 65, "has no timestamps"),
+            Refusal(["transcript", "convert", "Other/1"], 65, "has no transcript"),
             Refusal(["transcript", "export", "Show/2"], 65, "no subtitles yet"),
             // Images.
             Refusal(["thumbnail", "background", "Show/1", noTimes], 65, "not a PNG or JPEG"),

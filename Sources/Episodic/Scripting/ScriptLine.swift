@@ -27,9 +27,9 @@ struct ScriptLine {
         "episode.describe": (["episode", "description"], []),
         "episode.publish-date": (["episode", "publishDate"], []),
         "episode.delete": (["episode"], []),
-        "transcript.import": (["episode"], ["file", "text"]),
+        "transcript.import": (["episode"], ["file", "text", "strict"]),
         "transcript.clear": (["episode"], []),
-        "transcript.convert": (["episode"], []),
+        "transcript.convert": (["episode"], ["strict"]),
         "thumbnail.background": (["episode", "file"], []),
         "thumbnail.overlay": (["episode", "file"], []),
         "thumbnail.overlay.clear": (["episode"], []),
@@ -77,9 +77,10 @@ struct ScriptLine {
         case "episode.describe": return Submission(.episode(try episode(), .describe(try optionalString("description"))))
         case "episode.publish-date": return Submission(.episode(try episode(), .setPublishDate(try optionalTime("publishDate"))))
         case "episode.delete": return Submission(.episode(try episode(), .delete))
-        case "transcript.import": return .importTranscript(try transcript(readFile), into: try episode())
+        case "transcript.import":
+            return .importTranscript(try transcript(readFile), into: try episode(), strict: try optionalBool("strict") ?? false)
         case "transcript.clear": return Submission(.episode(try episode(), .clearTranscript))
-        case "transcript.convert": return Submission(.convertTranscript(try episode()))
+        case "transcript.convert": return Submission(.convertTranscript(try episode(), strict: try optionalBool("strict") ?? false))
         case "thumbnail.background": return try fileSubmission(readFile) { try .setBackground($0, of: episode()) }
         case "thumbnail.overlay": return try fileSubmission(readFile) { try .setOverlay($0, of: episode()) }
         case "thumbnail.overlay.clear": return Submission(.episode(try episode(), .clearOverlay))
@@ -116,6 +117,12 @@ struct ScriptLine {
             throw .wrongType(key, expected: "a whole number")
         }
         return value
+    }
+
+    private func optionalBool(_ key: String) throws(Reason) -> Bool? {
+        guard let value = fields[key] else { return nil }
+        guard case .bool(let flag) = value else { throw .wrongType(key, expected: "true or false") }
+        return flag
     }
 
     private func optionalInt(_ key: String) throws(Reason) -> Int? {

@@ -43,7 +43,8 @@ extension Library {
                         let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
                         workspace.hold(blobs)
                         var outcome = SubmitOutcome(
-                            name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created)
+                            name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
+                            warnings: decision.warnings)
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {

@@ -10,8 +10,8 @@ public struct Submission: Sendable {
         /// An `EpisodeCommand.create` in the podcast named.
         case createEpisode(in: PodcastReference, EpisodeCommand)
         /// Converts the episode's transcript, as the batch has left it, to subtitles (the SRT becomes a
-        /// blob) and records them.
-        case convertTranscript(EpisodeReference)
+        /// blob) and records them; with `strict`, a transcript with defects is refused.
+        case convertTranscript(EpisodeReference, strict: Bool = false)
         /// Changes some of a podcast's thumbnail defaults, keeping the others as they are when it runs.
         case patchThumbnailDefaults(PodcastReference, ThumbnailSettingsPatch)
         /// Changes some of an episode's thumbnail settings, keeping the others as they are when it runs.
@@ -34,9 +34,11 @@ public struct Submission: Sendable {
         self.blobs = blobs
     }
 
-    /// Imports `bytes` as the episode's transcript.
-    public static func importTranscript(_ bytes: [UInt8], into episode: EpisodeReference) -> Submission {
-        Submission(.episode(episode, .importTranscript(bytes: bytes, ref: BlobStore.reference(for: bytes))), blobs: [bytes])
+    /// Imports `bytes` as the episode's transcript; with `strict`, a transcript with defects is refused.
+    public static func importTranscript(_ bytes: [UInt8], into episode: EpisodeReference, strict: Bool = false) -> Submission {
+        Submission(
+            .episode(episode, .importTranscript(bytes: bytes, ref: BlobStore.reference(for: bytes), strict: strict)),
+            blobs: [bytes])
     }
 
     /// The command's name, as `episodic submit` takes it: `podcast.create`, `transcript.import`, ...
@@ -65,6 +67,8 @@ public struct SubmitOutcome: Sendable {
     public var positions: ClosedRange<LogPosition>?
     /// The id of what the command created, if it created something.
     public var created: Created?
+    /// What a transcript import or conversion read past (`TranscriptWarning`); empty otherwise.
+    public var warnings: [TranscriptWarning] = []
 
     public enum Created: Sendable, Equatable, CustomStringConvertible {
         case podcast(PodcastID)

@@ -22,7 +22,8 @@ extension Workspace {
                 let current = try episode(id).live?.thumbnailSettings
                 return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
             }
-            return Decision(events: try decide(command, episode: id))
+            let events = try decide(command, episode: id)
+            return Decision(events: events, warnings: events.flatMap(\.transcriptWarnings))
         case let .createEpisode(reference, command):
             guard case .create(let id, _, _, _, _, _) = command else {
                 preconditionFailure("createEpisode takes EpisodeCommand.create, not \(command.name)")
@@ -30,10 +31,10 @@ extension Workspace {
             let podcast = try resolve(reference)
             let events = try EpisodeDecider.decide(command, try episode(id), try episodeFacts(for: id, in: podcast, command))
             return Decision(events: events, created: .episode(id))
-        case let .convertTranscript(reference):
+        case let .convertTranscript(reference, strict):
             let id = try resolve(reference)
-            let (subtitles, srt) = try convertTranscript(of: try episode(id), id)
-            return Decision(events: try decide(.recordSubtitles(subtitles), episode: id), blobs: [srt])
+            let (subtitles, srt, warnings) = try convertTranscript(of: try episode(id), id, strict: strict)
+            return Decision(events: try decide(.recordSubtitles(subtitles), episode: id), blobs: [srt], warnings: warnings)
         case let .patchThumbnailDefaults(reference, patch):
             let id = try resolve(reference)
             let settings = try withImportedFont(patch, applied: try podcast(id).live?.thumbnailDefaults)
@@ -88,18 +89,21 @@ extension Workspace {
         return try EpisodeDecider.decide(command, state, try episodeFacts(for: id, in: podcast, command))
     }
 
-    /// Subtitles from the episode's current transcript, and their SRT file.
-    private func convertTranscript(of state: EpisodeState, _ id: EpisodeID) throws -> (SubtitlesRef, [UInt8]) {
+    /// Subtitles from the episode's current transcript, their SRT file, and what the conversion read past.
+    private func convertTranscript(of state: EpisodeState, _ id: EpisodeID, strict: Bool) throws
+        -> (SubtitlesRef, [UInt8], [TranscriptWarning])
+    {
         guard let transcript = try state.requireLive().transcript else { throw DomainError.noTranscript }
         let text = String(decoding: try blob(transcript), as: UTF8.self)
         let subtitles: Subtitles
         do {
-            subtitles = try SubtitleConversion.convert(text)
+            subtitles = try SubtitleConversion.convert(text, strict: strict)
         } catch {
             throw LibraryError.transcriptUnreadable(episode: id, reason: error.description)
         }
         let srt = Array(subtitles.srt.utf8)
-        return (SubtitlesRef(blob: BlobStore.reference(for: srt), cueCount: subtitles.cues.count, transcript: transcript), srt)
+        let reference = SubtitlesRef(blob: BlobStore.reference(for: srt), cueCount: subtitles.cues.count, transcript: transcript)
+        return (reference, srt, subtitles.warnings)
     }
 
     /// The facts a podcast command's rule looks at: other names for a create or a rename, the live
@@ -143,4 +147,6 @@ struct Decision {
     var created: SubmitOutcome.Created? = nil
     /// Content the shell made while deciding (an SRT file), beside the submission's own.
     var blobs: [[UInt8]] = []
+    /// What a transcript import or conversion read past, for the outcome.
+    var warnings: [TranscriptWarning] = []
 }

@@ -10,15 +10,23 @@ struct TranscriptCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import a transcript (UTF-8 text, up to 10 MB), replacing the episode's current one.",
-            discussion: "Subtitles made from the previous transcript become outdated; run `transcript convert` again.")
+            discussion: """
+                The transcript is read as `transcript convert` will read it, so a file that cannot become subtitles \
+                is refused here, naming the line at fault. Small defects (a title above the first timestamp, a \
+                timestamp out of order or damaged, control characters) are read past with a warning that names \
+                the line and what was assumed; the warnings are kept with the transcript (`episode show` lists \
+                them). --strict refuses them instead. Subtitles made from the previous transcript become outdated; \
+                run `transcript convert` again.
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
         @Argument(help: "The transcript file, or - for standard input.") var file: String
+        @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(.importTranscript(try Files.read(file), into: .text(episode)))
+                try session.submit(.importTranscript(try Files.read(file), into: .text(episode), strict: strict))
             }
         }
     }
@@ -29,16 +37,17 @@ struct TranscriptCommands: ParsableCommand {
             abstract: "Convert the episode's transcript to SRT subtitles.",
             discussion: """
                 Reads the three transcript layouts DOMAIN.md describes (Zencastr, timestamp lines, time ranges), and \
-                SRT and WebVTT files, whose cues keep their times and are re-wrapped; a transcript that cannot be read \
-                is refused with the line at fault.
+                SRT and WebVTT files, whose cues keep their times and are re-broken and re-timed. Small defects are \
+                read past with a warning naming the line (as `transcript import` says); --strict refuses them.
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
+        @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(Submission(.convertTranscript(.text(episode))))
+                try session.submit(Submission(.convertTranscript(.text(episode), strict: strict)))
             }
         }
     }

@@ -9,7 +9,9 @@ enum EpisodeSheet {
             description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
             thumbnailSettings: detail.thumbnailSettings, thumbnailText: detail.thumbnailText, transcript: detail.transcript,
             subtitles: detail.subtitles, background: detail.background, overlay: detail.overlay, thumbnail: detail.thumbnail)
-        return lines(episode, updatedAt: detail.updatedAt)
+        var withWarnings = episode
+        withWarnings.transcriptWarnings = detail.transcriptWarnings
+        return lines(withWarnings, updatedAt: detail.updatedAt)
     }
 
     /// The episode as a fold of the log gives it; `updatedAt` is the read model's, when known.
@@ -38,6 +40,9 @@ enum EpisodeSheet {
         ]
         if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
         if episode.thumbnailOutdated { rows[12].1 += " (outdated: its inputs changed since)" }
+        if !episode.transcriptWarnings.isEmpty {
+            rows[8].1 += "\n" + episode.transcriptWarnings.map { "warning: \($0)" }.joined(separator: "\n")
+        }
         return labelled(rows)
     }
 

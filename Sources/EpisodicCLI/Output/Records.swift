@@ -18,6 +18,8 @@ struct OutcomeRecord: Encodable {
     /// What the writer set aside from the end of the log before this command, on the first result line
     /// after it; absent nearly always.
     var recovered: [RecoveredRecord]?
+    /// What a transcript import or conversion read past; absent when nothing was.
+    var warnings: [TranscriptWarningRecord]?
 
     init(_ outcome: SubmitOutcome) {
         command = outcome.name
@@ -25,6 +27,7 @@ struct OutcomeRecord: Encodable {
         created = outcome.created?.description
         events = outcome.events.map(\.type)
         positions = outcome.positions.map { Positions(first: $0.lowerBound.rawValue, last: $0.upperBound.rawValue) }
+        warnings = outcome.warnings.isEmpty ? nil : outcome.warnings.map(TranscriptWarningRecord.init)
     }
 
     /// The same, for people.
@@ -39,6 +42,20 @@ struct OutcomeRecord: Encodable {
             parts.append("nothing to change")
         }
         return parts.joined(separator: " ")
+    }
+}
+
+/// A defect of a transcript that was read past: its kind (`header`, `timeOutOfOrder`,
+/// `damagedTimestamp`, `rangeEnd`, `textOutsideCue`, `controlCharacters`, `more`), its line, and what was assumed.
+struct TranscriptWarningRecord: Encodable {
+    var kind: String
+    var line: Int
+    var message: String
+
+    init(_ warning: TranscriptWarning) {
+        kind = warning.kind.rawValue
+        line = warning.line
+        message = warning.message
     }
 }
 
@@ -133,6 +150,8 @@ struct EpisodeDetailRecord: Encodable {
     var thumbnailSettings: ThumbnailSettings
     var thumbnailText: String
     var transcript: BlobRef?
+    /// The transcript's defects read past at import; absent when there are none.
+    var transcriptWarnings: [TranscriptWarningRecord]?
     var subtitles: SubtitlesRef?
     var background: ImageRef?
     var overlay: ImageRef?
@@ -150,6 +169,7 @@ struct EpisodeDetailRecord: Encodable {
         thumbnailSettings = episode.thumbnailSettings
         thumbnailText = episode.thumbnailText
         transcript = episode.transcript
+        transcriptWarnings = episode.transcriptWarnings.isEmpty ? nil : episode.transcriptWarnings.map(TranscriptWarningRecord.init)
         subtitles = episode.subtitles
         background = episode.background
         overlay = episode.overlay

@@ -105,6 +105,7 @@ struct Session {
             printJSON(record)
         } else {
             Terminal.say(TerminalText(OutcomeRecord(outcome).sentence))
+            for warning in outcome.warnings { Terminal.printError("warning: \(warning)") }
         }
     }
 

@@ -19,7 +19,20 @@ public enum Upcasting {
             new["number"] = old["episodeNumber"]
             new["episodeNumber"] = nil
             return new
-        }
+        },
+        // TranscriptImported and TranscriptReplaced 1 → 2: transcripts were not read at import, so
+        // none recorded warnings.
+        Step(type: TranscriptImported.type, version: 1) { old in old.merging(["warnings": [Any]()]) { $1 } },
+        Step(type: TranscriptReplaced.type, version: 1) { old in old.merging(["warnings": [Any]()]) { $1 } },
+        // EpisodeRestored 1 → 2: the episode it brings back gained `transcriptWarnings`.
+        Step(type: EpisodeRestored.type, version: 1) { old in
+            var new = old
+            if var episode = old["episode"] as? [String: Any] {
+                episode["transcriptWarnings"] = [Any]()
+                new["episode"] = episode
+            }
+            return new
+        },
     ]
 
     struct MissingStep: Error, CustomStringConvertible {

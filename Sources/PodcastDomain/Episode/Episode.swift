@@ -14,6 +14,8 @@ public struct Episode: Hashable, Sendable, Codable {
     /// The text drawn on the thumbnail; nil draws the default, `EP <number>`.
     public var thumbnailText: String?
     public var transcript: BlobRef?
+    /// The transcript's small defects, as found when it was imported.
+    public var transcriptWarnings: [TranscriptWarning] = []
     public var subtitles: SubtitlesRef?
     public var background: ImageRef?
     public var overlay: ImageRef?

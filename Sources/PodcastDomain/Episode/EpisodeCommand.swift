@@ -17,7 +17,7 @@ public enum EpisodeCommand: Hashable, Sendable {
     case delete
 
     /// Imports a transcript, or replaces the one the episode has.
-    case importTranscript(bytes: [UInt8], ref: BlobRef)
+    case importTranscript(bytes: [UInt8], ref: BlobRef, strict: Bool = false)
     case clearTranscript
     /// Records the SRT the shell made from the episode's current transcript.
     case recordSubtitles(SubtitlesRef)

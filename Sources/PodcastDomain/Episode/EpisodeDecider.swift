@@ -40,12 +40,12 @@ public enum EpisodeDecider: Decider {
         case .delete:
             return [.episodeDeleted(EpisodeDeleted(episodeID: id))]
 
-        case let .importTranscript(bytes, ref):
-            try Rules.transcript(bytes, ref)
+        case let .importTranscript(bytes, ref, strict):
+            let warnings = try Rules.transcript(bytes, ref, strict: strict)
             guard let current = episode.transcript else {
-                return [.transcriptImported(TranscriptImported(episodeID: id, transcript: ref))]
+                return [.transcriptImported(TranscriptImported(episodeID: id, transcript: ref, warnings: warnings))]
             }
-            return unless(current == ref, .transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: ref)))
+            return unless(current == ref, .transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: ref, warnings: warnings)))
         case .clearTranscript:
             return unless(episode.transcript == nil, .transcriptCleared(TranscriptCleared(episodeID: id)))
         case .recordSubtitles(let subtitles):
@@ -103,9 +103,9 @@ public enum EpisodeDecider: Decider {
         case .episodeDescribed(let e): episode.description = e.description
         case .episodePublishDateChanged(let e): episode.publishDate = e.publishDate
         case .episodeDeleted: return .deleted(episode)
-        case .transcriptImported(let e): episode.transcript = e.transcript
-        case .transcriptReplaced(let e): episode.transcript = e.transcript
-        case .transcriptCleared: episode.transcript = nil
+        case .transcriptImported(let e): (episode.transcript, episode.transcriptWarnings) = (e.transcript, e.warnings)
+        case .transcriptReplaced(let e): (episode.transcript, episode.transcriptWarnings) = (e.transcript, e.warnings)
+        case .transcriptCleared: (episode.transcript, episode.transcriptWarnings) = (nil, [])
         case .srtGenerated(let e): episode.subtitles = e.subtitles
         case .srtDiscarded: episode.subtitles = nil
         case .thumbnailBackgroundSet(let e): episode.background = e.background

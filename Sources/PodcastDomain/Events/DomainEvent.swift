@@ -134,3 +134,14 @@ package struct EventCase: Sendable {
 package protocol PayloadDecoding {
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeRawBufferPointer) throws -> Value
 }
+
+extension DomainEvent {
+    /// The warnings a transcript import recorded; empty for every other event.
+    public var transcriptWarnings: [TranscriptWarning] {
+        switch self {
+        case .transcriptImported(let event): event.warnings
+        case .transcriptReplaced(let event): event.warnings
+        default: []
+        }
+    }
+}

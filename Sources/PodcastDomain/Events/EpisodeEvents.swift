@@ -46,7 +46,10 @@ public struct EpisodeDeleted: EpisodeEventPayload {
 }
 
 /// A deleted episode came back, with its content: the undo of ``EpisodeDeleted``.
+///
+/// Version 2; version 1's episode had no `transcriptWarnings` (see ``Upcasting``).
 public struct EpisodeRestored: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episode: Episode
     public var episodeID: EpisodeID { episode.id }
     public var blobs: [BlobRef] {
@@ -56,16 +59,25 @@ public struct EpisodeRestored: EpisodeEventPayload {
 }
 
 /// A transcript was imported into an episode that had none.
+///
+/// Version 2; version 1 had no `warnings` (see ``Upcasting``): transcripts were not read at import.
 public struct TranscriptImported: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episodeID: EpisodeID
     public var transcript: BlobRef
+    /// The small defects the conversion reads past, found when it was imported; empty for a clean one.
+    public var warnings: [TranscriptWarning]
     public var blobs: [BlobRef] { [transcript] }
 }
 
 /// A transcript took the place of the one the episode had.
+///
+/// Version 2; version 1 had no `warnings` (see ``Upcasting``).
 public struct TranscriptReplaced: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episodeID: EpisodeID
     public var transcript: BlobRef
+    public var warnings: [TranscriptWarning]
     public var blobs: [BlobRef] { [transcript] }
 }
 

@@ -16,6 +16,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case transcriptNotUTF8
     case transcriptTooLarge(bytes: Int)
     case transcriptSizeMismatch(declared: Int, actual: Int)
+    /// The transcript cannot become subtitles (or has defects, under `--strict`).
+    case transcriptUnreadable(TranscriptError)
     case noTranscript
     case noCues
     case subtitlesFromAnotherTranscript
@@ -57,6 +59,9 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
             "an image of \(width) x \(height) pixels cannot be used. Each side must be 1 to 16384 pixels."
         case .transcriptEmpty:
             "the transcript is empty. Import a file that holds the episode's text."
+        case .transcriptUnreadable(let error):
+            // The transcript's own words, as a sentence of this message: "the transcript has no timestamps, …"
+            error.description.prefix(1).lowercased() + error.description.dropFirst()
         case .transcriptNotUTF8:
             "the transcript is not UTF-8 text. Save it as UTF-8 and import it again."
         case .transcriptTooLarge(let bytes):

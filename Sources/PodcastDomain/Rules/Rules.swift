@@ -76,13 +76,21 @@ public enum Rules {
     }
 
     /// A transcript's bytes: UTF-8, not blank, at most 10 MB, and the size its reference declares.
-    static func transcript(_ bytes: [UInt8], _ ref: BlobRef) throws(DomainError) {
+    /// Checks a transcript as it is imported, reading it as the conversion will, so that a transcript
+    /// that cannot become subtitles is refused here rather than by `transcript convert` later. Returns
+    /// the small defects read past; `strict` refuses them.
+    static func transcript(_ bytes: [UInt8], _ ref: BlobRef, strict: Bool) throws(DomainError) -> [TranscriptWarning] {
         guard bytes.count <= DomainError.transcriptLimit else { throw .transcriptTooLarge(bytes: bytes.count) }
         guard bytes.count == ref.byteCount else {
             throw .transcriptSizeMismatch(declared: ref.byteCount, actual: bytes.count)
         }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .transcriptNotUTF8 }
         guard text.contains(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) else { throw .transcriptEmpty }
+        do {
+            return try SubtitleConversion.convert(text, strict: strict).warnings
+        } catch {
+            throw .transcriptUnreadable(error)
+        }
     }
 
     private static func trim(_ text: String) -> String {

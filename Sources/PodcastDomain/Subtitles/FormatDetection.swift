@@ -1,30 +1,50 @@
-/// Finds a transcript's layout from its first non-blank line, which must be a timestamp, a WebVTT
-/// header, or an SRT cue number followed by its timing line.
+/// Finds a transcript's layout from its first timestamp: a timestamp line, a WebVTT header, or an SRT
+/// cue number followed by its timing line. Lines above it (a title, a header; at most
+/// `headerLimit` of them) are skipped with a warning.
 enum FormatDetection {
-    /// The layout, or why there is none: no lines, no timestamps anywhere, or something before the first.
-    static func format(of lines: [TranscriptLine]) throws(TranscriptError) -> TranscriptFormat {
+    /// Non-blank lines that may stand above the first timestamp; more, and the file is not a transcript.
+    static let headerLimit = 20
+
+    /// The layout and the index of the line it starts at, or why there is none: no lines, no
+    /// timestamps anywhere, or too much before the first.
+    static func format(of lines: [TranscriptLine], warnings: inout TranscriptWarnings) throws(TranscriptError)
+        -> (format: TranscriptFormat, start: Int)
+    {
         guard let firstIndex = lines.firstIndex(where: { !$0.isBlank }) else { throw .empty }
-        let first = lines[firstIndex]
-        if SubtitleFileParsing.isVTTMetadata(first.text), first.text.hasPrefix("WEBVTT") { return .webVTT }
+        var skipped = 0
+        for index in firstIndex..<lines.count where !lines[index].isBlank {
+            if let format = format(at: index, of: lines) {
+                if index > firstIndex {
+                    let last = lines[..<index].last { !$0.isBlank } ?? lines[firstIndex]
+                    warnings.add(.header(from: lines[firstIndex].number, to: last.number, text: lines[firstIndex].text))
+                }
+                return (format, index)
+            }
+            skipped += 1
+            if skipped > headerLimit { break }
+        }
+        let hasTimestamps = lines.contains { line in
+            switch LineKind(line.text) {
+            case .range, .time, .malformedTime: true
+            case .blank, .text: false
+            }
+        }
+        guard hasTimestamps else { throw .noTimestamps }
+        throw .unrecognizedFormat(line: lines[firstIndex].number, text: String(lines[firstIndex].text))
+    }
+
+    /// The layout a transcript starting at `index` is in, if that line starts one.
+    private static func format(at index: Int, of lines: [TranscriptLine]) -> TranscriptFormat? {
+        let line = lines[index].text
+        if line.hasPrefix("WEBVTT"), SubtitleFileParsing.isVTTMetadata(line) { return .webVTT }
         // SRT: a cue number, then its timing line.
-        if Int(first.text) != nil, firstIndex + 1 < lines.count, lines[firstIndex + 1].text.contains("-->"),
-            SubtitleFileParsing.times(lines[firstIndex + 1].text) != nil
-        {
+        if Int(line) != nil, index + 1 < lines.count, SubtitleFileParsing.times(lines[index + 1].text) != nil {
             return .srt
         }
-        switch LineKind(first.text) {
+        switch LineKind(line) {
         case .range: return .timeRanges
         case .time(let time): return time.hasFraction ? .zencastr : .timestampLines
-        case .malformedTime: throw .malformedTimestamp(line: first.number, text: String(first.text))
-        case .blank, .text:
-            let hasTimestamps = lines.contains { line in
-                switch LineKind(line.text) {
-                case .range, .time, .malformedTime: true
-                case .blank, .text: false
-                }
-            }
-            guard hasTimestamps else { throw .noTimestamps }
-            throw .unrecognizedFormat(line: first.number, text: String(first.text))
+        case .malformedTime, .blank, .text: return nil
         }
     }
 }

@@ -16,15 +16,21 @@ struct SpeakerLayout {
     /// The share of turns that must hold more than one line.
     static let multiLineShare = 0.8
 
-    init(_ lines: [TranscriptLine]) {
+    /// Counts the lines of each turn of a timestamp layout, starting turns where `TurnParsing` does.
+    init(_ lines: ArraySlice<TranscriptLine>, format: TranscriptFormat) {
         var turnLineCounts: [Int] = []
         for line in lines where !line.isBlank {
             switch LineKind(line.text) {
-            case .time:
+            case .time, .malformedTime:
                 turnLineCounts.append(0)
-            case .blank, .malformedTime:
+            case .blank:
                 continue
             case .range, .text:
+                if let damaged = DamagedTimestamp(line.text, format: format) {
+                    // A speaker on the timestamp's line counts as the line after it.
+                    turnLineCounts.append(damaged.speaker == nil ? 0 : 1)
+                    continue
+                }
                 guard !turnLineCounts.isEmpty else { continue }
                 turnLineCounts[turnLineCounts.count - 1] += 1
             }
@@ -37,7 +43,7 @@ struct SpeakerLayout {
     /// The speaker named by `line`, the first line of the turn started by the `turn`th time line (from
     /// 0); nil when it is speech.
     func speaker(_ line: Substring, turn: Int) -> Substring? {
-        let lineCount = turnLineCounts[turn]
+        let lineCount = turn < turnLineCounts.count ? turnLineCounts[turn] : 0
         guard byPosition, lineCount > 1 else { return SpeakerName.from(line) }
         guard let last = line.last, !".?!…".contains(last) else { return nil }
         return line.utf8.last == UInt8(ascii: ":") ? line.dropLast() : line

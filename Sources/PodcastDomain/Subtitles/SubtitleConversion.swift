@@ -1,16 +1,21 @@
 /// Transcript text to SRT subtitles: a pure function of the text.
 public enum SubtitleConversion {
-    /// Detects the layout from the first timestamp, reads the turns, wraps and times the cues, and
+    /// Detects the layout from the first timestamp, reads the turns, breaks and times the cues, and
     /// renders them. See `TurnParsing`, `TurnGroup`, `CueBreaking` and `CueTiming` for the rules.
     ///
-    /// Throws when the text is empty, has no timestamps, does not start with one, holds a malformed
-    /// one, goes back in time, or has nothing to show.
-    public static func convert(_ transcript: String) throws(TranscriptError) -> Subtitles {
-        let lines = TranscriptLine.split(transcript)
-        let format = try FormatDetection.format(of: lines)
-        let turns = try TurnParsing.turns(in: lines, format: format)
+    /// Small defects are read past, each with a ``TranscriptWarning`` in ``Subtitles/warnings``; with
+    /// `strict`, any of them refuses the transcript instead (``TranscriptError/refusedWarnings(_:)``).
+    /// Throws when the text is empty, has no timestamps, has more than a title above the first one, or
+    /// has nothing to show.
+    public static func convert(_ transcript: String, strict: Bool = false) throws(TranscriptError) -> Subtitles {
+        var warnings = TranscriptWarnings()
+        let text = ControlCharacterCleaning.cleaned(transcript, warnings: &warnings)
+        let lines = TranscriptLine.split(text)
+        let (format, start) = try FormatDetection.format(of: lines, warnings: &warnings)
+        let turns = TurnParsing.turns(in: lines[start...], format: format, warnings: &warnings)
+        if strict, !warnings.all.isEmpty { throw .refusedWarnings(warnings.all) }
         let cues = CueTiming.cues(for: turns)
         guard !cues.isEmpty else { throw .noText }
-        return Subtitles(format: format, cues: cues)
+        return Subtitles(format: format, cues: cues, warnings: warnings.all)
     }
 }

@@ -9,7 +9,9 @@
 /// entities `&amp;` `&lt;` `&gt;` `&nbsp;` read as what they stand for, the `- ` that starts each
 /// line of a two-speaker cue dropped, and a WebVTT voice `<v Name>` names the cue's speaker.
 enum SubtitleFileParsing {
-    static func turns(in lines: [TranscriptLine], format: TranscriptFormat) throws(TranscriptError) -> [TranscriptTurn] {
+    static func turns(in lines: ArraySlice<TranscriptLine>, format: TranscriptFormat, warnings: inout TranscriptWarnings)
+        -> [TranscriptTurn]
+    {
         var turns: [TranscriptTurn] = []
         var index = lines.startIndex
         while index < lines.endIndex {
@@ -20,23 +22,36 @@ enum SubtitleFileParsing {
             let block = lines[blockStart..<index]
             guard let first = block.first else { continue }
             if format == .webVTT, Self.isVTTMetadata(first.text) { continue }
+            // `FormatDetection` starts the lines at a cue, so text outside one has a cue above it.
             guard let timing = block.firstIndex(where: { $0.text.contains("-->") }) else {
-                throw .unrecognizedFormat(line: first.number, text: String(first.text))
+                guard !turns.isEmpty else { continue }
+                warnings.add(.textOutsideCue(line: first.number, text: first.text))
+                append(block, to: &turns)
+                continue
             }
-            guard let (start, end) = Self.times(block[timing].text) else {
-                throw .malformedTimestamp(line: block[timing].number, text: String(block[timing].text))
+            let line = block[timing]
+            if let (start, end) = Self.times(line.text) {
+                if end <= start { warnings.add(.rangeEnd(line: line.number, start: start, end: end)) }
+                TurnParsing.start(&turns, line: line.number, start: start, end: end > start ? end : nil, warnings: &warnings)
+            } else {
+                let time = turns.last?.start ?? 0
+                warnings.add(.damagedTimestamp(line: line.number, text: line.text, readAs: time, exact: false))
+                TurnParsing.start(&turns, line: line.number, start: time, end: nil, warnings: &warnings)
             }
-            guard end > start else { throw .rangeEndsBeforeStart(line: block[timing].number, start: start, end: end) }
-            try TurnParsing.start(&turns, line: block[timing].number, start: start, end: end)
-            for line in block[(timing + 1)...] {
-                let (text, speaker) = Self.cleaned(Self.withoutDialogueDash(line.text))
-                if let speaker, turns[turns.count - 1].speaker == nil, turns[turns.count - 1].words.isEmpty {
-                    turns[turns.count - 1].speaker = Substring(speaker)
-                }
-                turns[turns.count - 1].appendWords(of: Substring(text))
-            }
+            append(block[(timing + 1)...], to: &turns)
         }
         return turns
+    }
+
+    /// Adds a cue's lines to the last turn; a voice names its speaker if it has none yet.
+    private static func append(_ lines: ArraySlice<TranscriptLine>, to turns: inout [TranscriptTurn]) {
+        for line in lines {
+            let (text, speaker) = Self.cleaned(Self.withoutDialogueDash(line.text))
+            if let speaker, turns[turns.count - 1].speaker == nil, turns[turns.count - 1].words.isEmpty {
+                turns[turns.count - 1].speaker = Substring(speaker)
+            }
+            turns[turns.count - 1].appendWords(of: Substring(text))
+        }
     }
 
     /// A line of a two-speaker cue without the `- ` that marks its speaker's turn.

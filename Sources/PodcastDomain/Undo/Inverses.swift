@@ -52,8 +52,8 @@ public enum Inverses {
         case .transcriptImported, .transcriptReplaced, .transcriptCleared:
             return [before.transcript.map {
                 event.isTranscriptCleared
-                    ? .transcriptImported(TranscriptImported(episodeID: id, transcript: $0))
-                    : .transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: $0))
+                    ? .transcriptImported(TranscriptImported(episodeID: id, transcript: $0, warnings: before.transcriptWarnings))
+                    : .transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: $0, warnings: before.transcriptWarnings))
             } ?? .transcriptCleared(TranscriptCleared(episodeID: id))]
         case .srtGenerated, .srtDiscarded:
             return [before.subtitles.map { .srtGenerated(SRTGenerated(episodeID: id, subtitles: $0)) }

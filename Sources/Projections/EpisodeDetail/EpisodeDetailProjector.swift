@@ -8,7 +8,7 @@ import PodcastDomain
 /// content. It never reads a blob.
 public struct EpisodeDetailProjector: Projector {
     public let name = "episode-detail"
-    public let schemaVersion = 1
+    public let schemaVersion = 2
     public let tables = ["episode_details"]
 
     public init() {}
@@ -53,8 +53,8 @@ public struct EpisodeDetailProjector: Projector {
             let row = StatementBindings(try db.cachedStatement(sql: """
                 INSERT OR REPLACE INTO episode_details (id, podcast_id, title, number, description, publish_date,
                     created_at, updated_at, thumbnail_settings, thumbnail_text, transcript, subtitles, background,
-                    overlay, thumbnail)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    overlay, thumbnail, transcript_warnings)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """))
             row.bind(1, id.description)
             row.bind(2, episode.podcastID.description)
@@ -71,6 +71,7 @@ public struct EpisodeDetailProjector: Projector {
             row.bind(13, json.background)
             row.bind(14, json.overlay)
             row.bind(15, json.thumbnail)
+            row.bind(16, json.transcriptWarnings)
             try row.run()
         }
     }
@@ -79,7 +80,7 @@ public struct EpisodeDetailProjector: Projector {
 /// An episode's JSON columns.
 private struct DetailJSON: Sendable {
     let thumbnailSettings: String
-    let transcript, subtitles, background, overlay, thumbnail: String?
+    let transcript, subtitles, background, overlay, thumbnail, transcriptWarnings: String?
 
     init(_ episode: Episode) {
         thumbnailSettings = JSONColumn.text(episode.thumbnailSettings)!
@@ -88,6 +89,7 @@ private struct DetailJSON: Sendable {
         background = JSONColumn.text(episode.background)
         overlay = JSONColumn.text(episode.overlay)
         thumbnail = JSONColumn.text(episode.thumbnail)
+        transcriptWarnings = episode.transcriptWarnings.isEmpty ? nil : JSONColumn.text(episode.transcriptWarnings)
     }
 }
 

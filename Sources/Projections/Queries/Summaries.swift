@@ -75,6 +75,8 @@ public struct EpisodeDetail: Equatable, Sendable {
     public var thumbnailSettings: ThumbnailSettings
     public var thumbnailText: String
     public var transcript: BlobRef?
+    /// The transcript's defects read past at import; empty for a clean one.
+    public var transcriptWarnings: [TranscriptWarning]
     public var subtitles: SubtitlesRef?
     public var background: ImageRef?
     public var overlay: ImageRef?
@@ -92,6 +94,7 @@ public struct EpisodeDetail: Equatable, Sendable {
         thumbnailSettings = try JSONColumn.value(ThumbnailSettings.self, from: row["thumbnail_settings"]) ?? .defaults
         thumbnailText = row["thumbnail_text"]
         transcript = try JSONColumn.value(BlobRef.self, from: row["transcript"])
+        transcriptWarnings = try JSONColumn.value([TranscriptWarning].self, from: row["transcript_warnings"]) ?? []
         subtitles = try JSONColumn.value(SubtitlesRef.self, from: row["subtitles"])
         background = try JSONColumn.value(ImageRef.self, from: row["background"])
         overlay = try JSONColumn.value(ImageRef.self, from: row["overlay"])

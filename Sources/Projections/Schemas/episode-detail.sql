@@ -1,4 +1,4 @@
--- The episode-detail projector, schema version 1: an episode's light fields, its thumbnail settings,
+-- The episode-detail projector, schema version 2 (1 had no transcript_warnings): an episode's light fields, its thumbnail settings,
 -- and the references of its heavy content (never the content itself). References and settings are
 -- JSON, as the events write them, so `sqlite3` can read them with json_extract.
 
@@ -14,6 +14,8 @@ CREATE TABLE episode_details (
     thumbnail_settings TEXT NOT NULL,
     thumbnail_text     TEXT NOT NULL,
     transcript         TEXT,
+    -- The transcript's defects read past at import (a JSON array); NULL when there are none.
+    transcript_warnings TEXT,
     subtitles          TEXT,
     background         TEXT,
     overlay            TEXT,

@@ -10,7 +10,7 @@ import Testing
 struct UpcastingTests {
     /// Log lines (as `lz4 -dc` prints them) from a library written before EpisodeCreated version 2.
     func fixtureLines() throws -> [[String: Any]] {
-        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/episode-created-v1.jsonl"))
+        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/version-1-events.jsonl"))
         let text = try String(contentsOf: url, encoding: .utf8)
         return try text.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -57,6 +57,26 @@ struct UpcastingTests {
             guard case .malformed(let type, 1, _) = error as? EventCoding.Failure else { return false }
             return type == "EpisodeRetitled"
         }
+    }
+
+    @Test("transcript events and a restored episode of version 1 are read as version 2, with no warnings")
+    func upcastsTranscriptWarnings() throws {
+        // Given the fixture's import, replace, delete and restore of version 1 (before transcripts were read at import)
+        let events = try fixtureLines().map(decode)
+
+        // Then each is read with an empty list of warnings, and folds as before
+        guard case .transcriptImported(let imported) = events[3], case .transcriptReplaced(let replaced) = events[4],
+              case .episodeRestored(let restored) = events[6]
+        else {
+            Issue.record("expected TranscriptImported, TranscriptReplaced and EpisodeRestored, got \(events.map(\.type))")
+            return
+        }
+        #expect(imported.warnings.isEmpty && imported.transcript.byteCount == 66)
+        #expect(replaced.warnings.isEmpty && replaced.transcript.byteCount == 41)
+        #expect(restored.episode.transcriptWarnings.isEmpty && restored.episode.transcript == replaced.transcript)
+        let episode = EpisodeDecider.fold(Array(events[1...1] + events[3...6])).live
+        #expect(episode?.transcript?.byteCount == 41 && episode?.transcriptWarnings == [])
+        #expect(String(decoding: EventCoding.encode(events[3]), as: UTF8.self).contains(#""warnings":[]"#))
     }
 
     @Test("every event type is registered once, under its own name, with a positive schema version")

@@ -217,7 +217,8 @@ studio.episode(pilotID, of: podcastID, .setPublishDate(at(14 * 24 * 60)), expect
 
 // Transcripts and subtitles.
 let first = transcript("transcript-1", "00:00:01\nAna\nHello and welcome.\n00:00:04\nBo\nThanks for having me.\n")
-let second = transcript("transcript-2", "00:00:01\nAna\nHello, and welcome back.\n")
+// A title above the first timestamp: read past, with a warning the events record.
+let second = transcript("transcript-2", "Pilot, take two\n00:00:01\nAna\nHello, and welcome back.\n")
 studio.episode(pilotID, of: podcastID, .importTranscript(bytes: first.bytes, ref: first.ref), expect: ["TranscriptImported"])
 let srtDiscarded = studio.inverse(
     of: .recordSubtitles(SubtitlesRef(blob: blob("srt-1", bytes: 96), cueCount: 2, transcript: first.ref)),

@@ -86,13 +86,13 @@ struct EpisodeDeciderTests {
     func transcript() {
         let text = Array(Fixture.transcriptText.utf8)
         Given(podcast, episode: [Fixture.episodeCreated()]).when(.importTranscript(bytes: text, ref: Fixture.transcript))
-            .then([.transcriptImported(TranscriptImported(episodeID: id, transcript: Fixture.transcript))])
+            .then([.transcriptImported(TranscriptImported(episodeID: id, transcript: Fixture.transcript, warnings: []))])
         let given = Given(podcast, episode: Fixture.withTranscript)
         given.when(.importTranscript(bytes: text, ref: Fixture.transcript)).thenNothingHappens()
         let newer = Array("00:00:02\nHost\nHello again.\n".utf8)
         let newerRef = Fixture.blob("00:00:02\nHost\nHello again.\n")
         given.when(.importTranscript(bytes: newer, ref: newerRef))
-            .then([.transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: newerRef))])
+            .then([.transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: newerRef, warnings: []))])
         given.when(.clearTranscript).then([.transcriptCleared(TranscriptCleared(episodeID: id))])
         Given(podcast, episode: [Fixture.episodeCreated()]).when(.clearTranscript).thenNothingHappens()
     }
@@ -131,7 +131,7 @@ struct EpisodeDeciderTests {
         let generated = Fixture.withTranscript + [.srtGenerated(SRTGenerated(episodeID: id, subtitles: srt))]
         Given(podcast, episode: generated).when(.recordSubtitles(srt)).thenNothingHappens()
         #expect(EpisodeDecider.fold(generated).live?.subtitlesOutdated == false)
-        let replaced = generated + [.transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: Fixture.blob("newer")))]
+        let replaced = generated + [.transcriptReplaced(TranscriptReplaced(episodeID: id, transcript: Fixture.blob("newer"), warnings: []))]
         #expect(EpisodeDecider.fold(replaced).live?.subtitlesOutdated == true)
         let cleared = generated + [.transcriptCleared(TranscriptCleared(episodeID: id))]
         #expect(EpisodeDecider.fold(cleared).live?.hasTranscript == false)

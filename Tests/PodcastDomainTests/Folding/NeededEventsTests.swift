@@ -57,7 +57,7 @@ struct NeededEventsTests {
         let created = Fixture.episodeCreated()
         let one = DomainEvent.episodeRetitled(EpisodeRetitled(episodeID: e, title: "One"))
         let two = DomainEvent.episodeRetitled(EpisodeRetitled(episodeID: e, title: "Two"))
-        let imported = DomainEvent.transcriptImported(TranscriptImported(episodeID: e, transcript: Fixture.transcript))
+        let imported = DomainEvent.transcriptImported(TranscriptImported(episodeID: e, transcript: Fixture.transcript, warnings: []))
         let cleared = DomainEvent.transcriptCleared(TranscriptCleared(episodeID: e))
         let deleted = DomainEvent.episodeDeleted(EpisodeDeleted(episodeID: e))
         func kept(_ events: [DomainEvent]) -> [DomainEvent] { Self.kept(events, EpisodeDecider.effects).kept }

@@ -39,7 +39,7 @@ enum Fixture {
     }
 
     static var withTranscript: [DomainEvent] {
-        [episodeCreated(), .transcriptImported(TranscriptImported(episodeID: episode, transcript: transcript))]
+        [episodeCreated(), .transcriptImported(TranscriptImported(episodeID: episode, transcript: transcript, warnings: []))]
     }
 
     static var withBackground: [DomainEvent] {

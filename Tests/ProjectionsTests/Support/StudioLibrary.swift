@@ -44,7 +44,7 @@ final class StudioLibrary {
         let command = withRealReferences(command)
         guard case .success(let events) = domain.run(command) else { return nil }
         guard !events.isEmpty else { return events }
-        if case .episode(_, _, .importTranscript(let bytes, _)) = command { try log.blobs.put(bytes) }
+        if case .episode(_, _, .importTranscript(let bytes, _, _)) = command { try log.blobs.put(bytes) }
         let time = clock.tick()
         try log.write { writer in
             try writer.append(Commit(
@@ -67,10 +67,10 @@ final class StudioLibrary {
     private func withRealReferences(_ command: InMemoryLibrary.Command) -> InMemoryLibrary.Command {
         guard case let .episode(id, podcast, episodeCommand) = command else { return command }
         switch episodeCommand {
-        case let .importTranscript(bytes, ref):
+        case let .importTranscript(bytes, ref, strict):
             let real = BlobStore.reference(for: bytes)
             realReferences[ref] = real
-            return .episode(id, podcast: podcast, .importTranscript(bytes: bytes, ref: real))
+            return .episode(id, podcast: podcast, .importTranscript(bytes: bytes, ref: real, strict: strict))
         case .recordSubtitles(var subtitles):
             subtitles.transcript = realReferences[subtitles.transcript] ?? subtitles.transcript
             return .episode(id, podcast: podcast, .recordSubtitles(subtitles))

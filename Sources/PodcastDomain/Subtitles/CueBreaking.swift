@@ -104,8 +104,8 @@ enum CueBreaking {
         static let lineBreakBeforeOpener = 10
         static let lineBreakMidPhrase = 30
         static let afterWeakWord = 150
-        static let insideName = 90
-        static let afterNumber = 40
+        static let insideName = 250
+        static let afterNumber = 200
         static let insideWord = 400
         /// A cue narrower than this many columns costs this much per missing column.
         static let shortCueWidth = 20, perMissingColumn = 5

@@ -14,6 +14,9 @@ struct EpisodicTool: ParsableCommand {
             A podcast is named by its id, a unique prefix of its id, or its name. An episode is named by its id, \
             a unique prefix of its id, or <podcast>/<number>.
 
+            Every command takes --library, --json and --quiet (and those that change something --actor and \
+            --lock-timeout), before its name as well as after: `episodic --library ~/Shows podcast list`.
+
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
             input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout or full disk \
             (try again); 1 anything else.
@@ -25,11 +28,28 @@ struct EpisodicTool: ParsableCommand {
         ]
     )
 
+    @OptionGroup(title: "Options every command takes, here or after its name")
+    var global: GlobalOptions
+
+    @OptionGroup(title: "Options every command that changes something takes")
+    var who: ActorOption
+
+    @Flag(help: "Print the version, the library format it writes, and where the library is.")
+    var version = false
+
+    func run() throws {
+        guard version else { throw CleanExit.helpRequest(self) }
+        for line in VersionReport(libraryPath: global.libraryPath).lines { Terminal.say(TerminalText(line)) }
+    }
+
     /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
-    /// what was typed (`The value '…' is invalid for …`), which may hold control characters.
+    /// what was typed (`The value '…' is invalid for …`), which may hold control characters. Shared
+    /// options given before the subcommand are moved after it first (``LeadingOptions``).
     static func main() {
         do {
-            var command = try parseAsRoot()
+            let arguments = LeadingOptions.rewritten(
+                Array(CommandLine.arguments.dropFirst()), commands: configuration.subcommands)
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

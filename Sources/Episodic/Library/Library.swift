@@ -11,6 +11,11 @@ import Projections
 /// otherwise answers from what they hold, saying how far behind that is. Every change runs under the
 /// lock (see ``submit(_:actor:atomic:keepGoing:clock:progress:)``).
 public final class Library {
+    /// This release of Episodic.
+    public static let version = "0.2.0"
+    /// The library format this build writes, and the newest it opens.
+    public static let formatVersion = EventLog.formatVersion
+
     public let path: String
     /// The log: the truth, behind the facade. Apps reach it through the library's calls.
     package let log: EventLog

@@ -3,7 +3,7 @@ import Episodic
 
 struct TranscriptCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "transcript", abstract: "Import, convert to SRT, export and clear transcripts.",
+        commandName: "transcript", abstract: "Import, convert to subtitles, export and clear transcripts.",
         subcommands: [Import.self, Convert.self, Export.self, Clear.self])
 
     struct Import: ParsableCommand {

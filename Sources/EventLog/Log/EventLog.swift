@@ -17,6 +17,9 @@ import Foundation
 ///
 /// An instance is not thread-safe; give each thread its own.
 public final class EventLog {
+    /// The on-disk format this build writes (the FORMAT file's number); it opens this one and older.
+    public static let formatVersion = LibraryLayout.formatVersion
+
     public struct Options: Sendable {
         /// A segment stops taking commits once it reaches this many bytes (at most 4 GiB, the reach of
         /// the stream index's 32-bit frame offsets; larger values count as 4 GiB).

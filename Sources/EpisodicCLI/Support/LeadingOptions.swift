@@ -1,0 +1,42 @@
+import ArgumentParser
+
+/// The options every command shares (`--library`, `--json`, `--quiet`, `--actor`, `--lock-timeout`),
+/// given before the subcommand, as `git -C` and `kubectl --context` are: `episodic --library X podcast
+/// list`. ArgumentParser reads a subcommand's options only after its name, so they are moved there,
+/// in their order, before parsing; after the subcommand they work as they always did.
+enum LeadingOptions {
+    /// Options that take a value, and flags.
+    static let valued: Set<String> = ["--library", "--actor", "--lock-timeout"]
+    static let flags: Set<String> = ["--json", "--quiet", "-q"]
+
+    /// `arguments` (without the program's name) with leading shared options moved after the
+    /// subcommand path; unchanged when none lead, or when nothing follows them.
+    static func rewritten(_ arguments: [String], commands: [ParsableCommand.Type]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = String(argument.prefix { $0 != "=" })
+            if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
+                leading.append(argument)
+                index += 1
+            } else if valued.contains(argument), index + 1 < arguments.count {
+                leading += arguments[index...index + 1]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        // The subcommand path: each name a subcommand of the one before.
+        var path: [String] = []
+        var level = commands
+        while index + path.count < arguments.count,
+              let command = level.first(where: { $0._commandName == arguments[index + path.count] })
+        {
+            path.append(arguments[index + path.count])
+            level = command.configuration.subcommands
+        }
+        return path + leading + arguments[(index + path.count)...]
+    }
+}

@@ -53,6 +53,12 @@ struct EpisodicTool: ParsableCommand {
             try command.run()
         } catch {
             let code = exitCode(for: error)
+            // A script that asked for JSON gets its usage errors as JSON too, on stderr like the others.
+            if code.rawValue == ExitStatus.usage.rawValue, CommandLine.arguments.contains("--json") {
+                let record = ErrorRecord(error: .init(kind: ExitStatus.usage.kind, message: message(for: error)))
+                Terminal.printJSONError(String(decoding: try! Session.encoder.encode(record), as: UTF8.self))
+                Foundation.exit(code.rawValue)
+            }
             let message = fullMessage(for: error)
             if !message.isEmpty {
                 if code == .success { print(message) } else { Terminal.printError(message) }

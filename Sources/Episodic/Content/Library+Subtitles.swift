@@ -41,6 +41,17 @@ extension Library {
         return (format.render(converted), outdated)
     }
 
+    /// The episode's transcript as it was imported, and the defects read past then.
+    public func transcript(of reference: EpisodeReference) throws -> (text: [UInt8], warnings: [TranscriptWarning]) {
+        let episode = try liveEpisode(try resolve(reference))
+        guard let transcript = episode.transcript else { throw DomainError.noTranscript }
+        do {
+            return (try store.blob(transcript), episode.transcriptWarnings)
+        } catch let error as EventLogError {
+            throw LibraryError.blobUnreadable(error)
+        }
+    }
+
     /// The live episode, or the domain's refusal for a missing or deleted one.
     public func liveEpisode(_ id: EpisodeID) throws -> Episode {
         try episodeState(id).requireLive()

@@ -101,17 +101,31 @@ struct ThumbnailCommands: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Render the episode's thumbnail at full size and write it to a file: PNG or JPEG, by its extension.",
-            discussion: "Drawn from the episode's current inputs; nothing is recorded. The file is written whole or not at all.")
+            abstract: "Render the episode's thumbnail at full size and write it to a file, or to standard output: PNG or JPEG.",
+            discussion: """
+                Drawn from the episode's current inputs; nothing is recorded. The format is --format, else the file's \
+                extension (.png, .jpg, .jpeg); - writes to standard output and needs --format. The file is written \
+                whole or not at all.
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.") var episode: String
-        @Argument(help: "The file to write: .png, .jpg or .jpeg.") var file: String
+        @Argument(help: "The file to write: .png, .jpg or .jpeg, or - for standard output.") var file: String
+        @Option(help: "png or jpeg (default: from the file's extension).") var format: ImageFormat?
+
+        func validate() throws {
+            if file == "-", format == nil { throw ValidationError("Writing to standard output (-) needs --format png or --format jpeg.") }
+        }
 
         func run() throws {
             try Session.run(global) { session in
-                let format = try ImageFormat(exportPath: file)
-                try Files.write(try session.library().exportThumbnail(of: .text(episode), format: format), to: file)
+                let format = try format ?? ImageFormat(exportPath: file)
+                let bytes = try session.library().exportThumbnail(of: .text(episode), format: format)
+                try Files.write(bytes, to: file)
+                session.printExport(ExportRecord(command: "thumbnail.export", file: file, format: format.rawValue, bytes: bytes.count))
             }
         }
     }
 }
+
+/// `png` or `jpeg`.
+extension ImageFormat: ExpressibleByArgument {}

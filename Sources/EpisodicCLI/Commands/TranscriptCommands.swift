@@ -4,7 +4,7 @@ import Episodic
 struct TranscriptCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "transcript", abstract: "Import, convert to subtitles, export and clear transcripts.",
-        subcommands: [Import.self, Convert.self, Export.self, Clear.self])
+        subcommands: [Import.self, Convert.self, Show.self, Export.self, Clear.self])
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -75,6 +75,31 @@ struct TranscriptCommands: ParsableCommand {
                         + "Run `episodic transcript convert \(ShellWord.quoted(episode))` to bring them up to date.")
                 }
                 try Files.write(bytes, to: file)
+                session.printExport(ExportRecord(
+                    command: "transcript.export", file: file ?? "-", format: format.rawValue, bytes: bytes.count, outdated: outdated))
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Print the episode's transcript as it was imported, then the defects read past.",
+            discussion: "Control characters are shown escaped (\\u{1B}); `--json` gives the text and the warnings.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The episode.") var episode: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                let (bytes, warnings) = try session.library().transcript(of: .text(episode))
+                let text = String(decoding: bytes, as: UTF8.self)
+                if global.json {
+                    return session.printJSON(TranscriptRecord(text: text, warnings: warnings.map(TranscriptWarningRecord.init)))
+                }
+                for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+                    Terminal.say(TerminalText(line))
+                }
+                for warning in warnings { Terminal.printError("warning: \(warning)") }
             }
         }
     }

@@ -45,6 +45,28 @@ struct OutcomeRecord: Encodable {
     }
 }
 
+/// `transcript show --json`: the transcript's text, and its warnings when there are any.
+struct TranscriptRecord: Encodable {
+    var text: String
+    var warnings: [TranscriptWarningRecord]?
+
+    init(text: String, warnings: [TranscriptWarningRecord]) {
+        self.text = text
+        self.warnings = warnings.isEmpty ? nil : warnings
+    }
+}
+
+/// What an export wrote: `--json` prints it when the export went to a file (to standard output, the
+/// content is the output).
+struct ExportRecord: Encodable {
+    var command: String
+    var file: String
+    var format: String
+    var bytes: Int
+    /// For subtitles: made from a transcript that has changed since.
+    var outdated: Bool?
+}
+
 /// A defect of a transcript that was read past: its kind (`header`, `timeOutOfOrder`,
 /// `damagedTimestamp`, `rangeEnd`, `textOutsideCue`, `controlCharacters`, `more`), its line, and what was assumed.
 struct TranscriptWarningRecord: Encodable {

@@ -151,6 +151,12 @@ struct Session {
         for line in table.render(width: Terminal.width) { Terminal.say(line) }
     }
 
+    /// Under `--json`, what an export wrote to a file; nothing when it wrote to standard output.
+    func printExport(_ record: ExportRecord) {
+        guard options.json, record.file != "-" else { return }
+        printJSON(record)
+    }
+
     func printJSON(_ value: some Encodable) {
         print(String(decoding: try! Self.encoder.encode(value), as: UTF8.self))
     }

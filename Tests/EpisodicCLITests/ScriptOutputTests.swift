@@ -44,6 +44,21 @@ struct ScriptOutputTests {
         #expect(try cli.run(["thumbnail", "export", "Show/1", "-"]).status == 64)
     }
 
+    @Test("A file a script names that is not there is 66, as on the command line; nothing is written")
+    func missingFileInSubmit() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        try cli.must("episode", "create", "Show", "Pilot")
+        let head = try cli.head()
+        let line = #"{"command":"transcript.import","episode":"Show/1","file":"nope.txt"}"#
+        let submitted = try cli.run(["submit", "-"], input: line + "\n")
+        let direct = try cli.run(["transcript", "import", "Show/1", "nope.txt"])
+        #expect(submitted.status == 66 && direct.status == 66)
+        #expect(submitted.err == "error: line 1: cannot use nope.txt: no such file. Check the path.\n")
+        #expect(try cli.head() == head)
+    }
+
     @Test("transcript show prints the transcript as imported, escaped, and its warnings; --json gives both")
     func transcriptShow() throws {
         let cli = CLI()

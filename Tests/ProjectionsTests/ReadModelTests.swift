@@ -61,6 +61,9 @@ struct ReadModelTests {
         episode = try #require(readModel.episodes(EpisodeQuery(podcast: Scene.show)).first)
         #expect(episode.hasSRT && episode.srtOutdated)
         #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show, filters: [.outdatedSRT])).count == 1)
+        // Either outdated: the SRT is, the thumbnail (there is none) is not.
+        #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show, filters: [.outdatedSRT, .outdatedThumbnail])).count == 1)
+        #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show, filters: [.outdatedThumbnail])).isEmpty)
     }
 
     @Test("episode lists sort six ways, search titles without case or accents, filter on flags, and page")
@@ -92,7 +95,10 @@ struct ReadModelTests {
         #expect(try titlesOf(EpisodeQuery(podcast: show, search: "IEN")) == ["été indien"])
         #expect(try titlesOf(EpisodeQuery(podcast: show, search: "%")) == [])
         #expect(try titlesOf(EpisodeQuery(podcast: show, filters: [.missingTranscript])) == ["Zebra crossing", "Bananas", "Café society"])
-        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "a", filters: [.missingTranscript, .missingThumbnail])) == ["Zebra crossing", "Bananas", "Café society"])
+        // Filters of one kind are alternatives: no transcript or no thumbnail (none has a thumbnail) is
+        // every episode with an "a"; kinds together must all hold.
+        #expect(try titlesOf(EpisodeQuery(podcast: show, search: "a", filters: [.missingTranscript, .missingThumbnail])) == ["Zebra crossing", "Bananas", "Café society", "apples"])
+        #expect(try titlesOf(EpisodeQuery(podcast: show, filters: [.missingTranscript, .outdatedSRT])) == [])
         #expect(try titlesOf(EpisodeQuery(podcast: show, limit: 2, offset: 1)) == ["Bananas", "Café society"])
         #expect(try titlesOf(EpisodeQuery(podcast: Scene.other)) == [])
     }

@@ -11,12 +11,20 @@ public enum Script {
     /// The submissions of `text`. `readFile` reads a transcript a line names by path; `now` is the time
     /// creates record.
     public static func parse(_ text: String, now: Timestamp, readFile: (String) throws -> [UInt8]) throws -> [Submission] {
-        var submissions: [Submission] = []
+        try lines(text, now: now, readFile: readFile).map(\.submission)
+    }
+
+    /// The submissions of `text` with the line each was written on (1-based; blank lines count, as an
+    /// editor counts them), so that a refusal can name the line as a parse error does.
+    public static func lines(_ text: String, now: Timestamp, readFile: (String) throws -> [UInt8]) throws
+        -> [(line: Int, submission: Submission)]
+    {
+        var submissions: [(line: Int, submission: Submission)] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { continue }
             do {
-                submissions.append(try ScriptLine(Data(trimmed.utf8)).submission(now: now, readFile: readFile))
+                submissions.append((index + 1, try ScriptLine(Data(trimmed.utf8)).submission(now: now, readFile: readFile)))
             } catch {
                 throw ScriptError(line: index + 1, reason: error)
             }
@@ -36,7 +44,8 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
         case missing(String)
         case unexpected([String])
         case wrongType(String, expected: String)
-        case file(String, String)
+        /// A file the line names cannot be read; `missing` when there is none at the path.
+        case file(String, String, missing: Bool)
 
         public var description: String {
             switch self {
@@ -45,7 +54,7 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
             case .missing(let key): "\"\(key)\" is missing. Add it; schemas/commands/ gives each command's fields."
             case .unexpected(let keys): "\(keys.map { "\"\($0)\"" }.joined(separator: ", ")) is not a field of this command. Remove it."
             case let .wrongType(key, expected): "\"\(key)\" should be \(expected)."
-            case let .file(path, reason): "cannot read \(path): \(reason)"
+            case let .file(path, reason, _): reason.contains(path) ? reason : "cannot read \(path): \(reason)"
             }
         }
     }
@@ -54,9 +63,13 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ScriptError: ClassifiedError {
-    public var kind: ErrorKind { .refused }
+    public var kind: ErrorKind { reason.kind }
 }
 
 extension ScriptError.Reason: ClassifiedError {
-    public var kind: ErrorKind { .refused }
+    /// Missing, for a file that is not there (66, as on the command line); refused otherwise.
+    public var kind: ErrorKind {
+        if case .file(_, _, missing: true) = self { return .missing }
+        return .refused
+    }
 }

@@ -183,14 +183,14 @@ struct ScriptLine {
         do {
             bytes = try readFile(path)
         } catch {
-            throw .file(path, "\(error)")
+            throw .file(path, "\(error)", missing: ErrorKind(of: error) == .missing)
         }
         do {
             return try make(bytes)
         } catch let reason as Reason {
             throw reason
         } catch {
-            throw .file(path, "\(error)")
+            throw .file(path, "\(error)", missing: ErrorKind(of: error) == .missing)
         }
     }
 
@@ -207,7 +207,7 @@ struct ScriptLine {
             do {
                 return try readFile(path)
             } catch {
-                throw .file(path, "\(error)")
+                throw .file(path, "\(error)", missing: ErrorKind(of: error) == .missing)
             }
         case (nil, _?):
             return Array(try string("text").utf8)

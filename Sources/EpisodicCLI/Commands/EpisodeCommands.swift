@@ -124,8 +124,8 @@ struct EpisodeCommands: ParsableCommand {
         @Option(parsing: .unconditional, help: "number, -number, title, -title, date or -date (- for descending).")
         var sort: EpisodeSort = .default
         @Option(help: "Only episodes whose title holds this text (case and accents do not count).") var search: String?
-        @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeatable.") var missing: [Missing] = []
-        @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeatable.") var outdated: [Outdated] = []
+        @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeated: missing any of them.") var missing: [Missing] = []
+        @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeated: any of them outdated.") var outdated: [Outdated] = []
         @Option(help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
         @Option(help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
 

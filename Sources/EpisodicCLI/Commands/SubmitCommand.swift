@@ -12,7 +12,8 @@ struct SubmitCommand: ParsableCommand {
 
             Each command is its own commit, and the first refused one stops the rest (--keep-going goes on). \
             With --atomic, every command is decided first and all go in one commit, or none does. \
-            One result line is printed per command tried.
+            A result line is printed per command done; a refused one is reported on standard error with its line \
+            (with --json, as a result line like the others: one per command tried).
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var who: ActorOption
@@ -27,7 +28,8 @@ struct SubmitCommand: ParsableCommand {
     func run() throws {
         try Session.run(global, actor: who) { session in
             let text = String(decoding: try Files.read(file), as: UTF8.self)
-            let submissions = try Script.parse(text, now: session.now, readFile: Files.read)
+            let lines = try Script.lines(text, now: session.now, readFile: Files.read)
+            let submissions = lines.map(\.submission)
             let library = try session.library()
             let bar = ProgressBar("submitting", quiet: global.quiet || submissions.count < 100)
             let report: SubmitReport
@@ -37,7 +39,7 @@ struct SubmitCommand: ParsableCommand {
                     progress: { bar.update(done: $0, of: submissions.count, unit: "commands") })
             } catch let failure as SubmitFailure {
                 bar.finish()
-                session.printRefusal(failure)
+                session.printRefusal(failure, line: lines[failure.index].line)
                 Terminal.printError("nothing was written: with --atomic, one refused command stops them all.")
                 throw ExitCode(ExitStatus(for: failure).rawValue)
             }
@@ -50,7 +52,7 @@ struct SubmitCommand: ParsableCommand {
                     session.printOutcome(outcome)
                 case .failure(let failure):
                     firstFailure = firstFailure ?? failure
-                    session.printRefusal(failure)
+                    session.printRefusal(failure, line: lines[failure.index].line)
                 }
             }
             if let firstFailure { throw ExitCode(ExitStatus(for: firstFailure).rawValue) }

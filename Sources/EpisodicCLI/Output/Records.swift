@@ -85,6 +85,8 @@ struct TranscriptWarningRecord: Encodable {
 struct RefusalRecord: Encodable {
     var command: String
     var index: Int
+    /// The script's line, 1-based, blank lines counted.
+    var line: Int
     var error: ErrorRecord.Details
 }
 

@@ -109,17 +109,17 @@ struct Session {
         }
     }
 
-    /// A refused command of a batch, as its result line: on stdout with the others, so that a script
-    /// reads one line per command; the reason goes to stderr too.
-    func printRefusal(_ failure: SubmitFailure) {
+    /// A refused command of a script, reported once: under `--json` as its result line on stdout (one
+    /// line per command tried), else on stderr, naming the script's line as a parse error does.
+    func printRefusal(_ failure: SubmitFailure, line: Int) {
         let status = ExitStatus(for: failure)
         let message = Advice.message(for: failure, library: options.libraryPath)
         if options.json {
-            printJSON(RefusalRecord(command: failure.name, index: failure.index, error: .init(kind: status.kind, message: message)))
+            printJSON(RefusalRecord(
+                command: failure.name, index: failure.index, line: line, error: .init(kind: status.kind, message: message)))
         } else {
-            Terminal.say("\(failure.name): refused: \(message)")
+            Terminal.printError("error: line \(line) (\(failure.name)): \(message)")
         }
-        Terminal.printError("error: command \(failure.index + 1) (\(failure.name)): \(message)")
     }
 
     func warnIfBehind(_ report: SubmitReport) { warnIfBehind(report.readModelError) }

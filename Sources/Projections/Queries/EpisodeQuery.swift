@@ -6,7 +6,9 @@ public struct EpisodeQuery: Sendable, Equatable {
     public var sort: EpisodeSort
     /// Part of a title; case and accents do not count.
     public var search: String?
-    /// Every filter must hold.
+    /// Filters of one kind (missing something, something outdated) hold when any of them does; each
+    /// kind given must hold: `--missing transcript --missing srt --outdated thumbnail` is (no transcript
+    /// or no SRT) and an outdated thumbnail.
     public var filters: Set<EpisodeFilter>
     public var limit: Int?
     public var offset: Int
@@ -49,6 +51,21 @@ public enum EpisodeSort: String, Sendable, CaseIterable {
 /// The flag filters of an episode list.
 public enum EpisodeFilter: String, Sendable, CaseIterable {
     case missingTranscript, missingSRT, missingThumbnail, outdatedSRT, outdatedThumbnail
+
+    /// Filters of the same kind are alternatives.
+    var kind: Int {
+        switch self {
+        case .missingTranscript, .missingSRT, .missingThumbnail: 0
+        case .outdatedSRT, .outdatedThumbnail: 1
+        }
+    }
+
+    /// The SQL condition on the sidebar's episodes that `filters` make.
+    static func condition(_ filters: Set<EpisodeFilter>) -> String? {
+        let kinds = Dictionary(grouping: allCases.filter(filters.contains), by: \.kind).sorted { $0.key < $1.key }
+        guard !kinds.isEmpty else { return nil }
+        return kinds.map { "(" + $0.value.map(\.condition).joined(separator: " OR ") + ")" }.joined(separator: " AND ")
+    }
 
     var condition: String {
         switch self {

@@ -18,7 +18,7 @@ extension ReadModel {
             conditions.append(#"title_folded LIKE ? ESCAPE '\'"#)
             _ = arguments.append(contentsOf: ["%" + Self.escapeLike(search) + "%"])
         }
-        conditions += EpisodeFilter.allCases.filter(query.filters.contains).map(\.condition)
+        if let filters = EpisodeFilter.condition(query.filters) { conditions.append(filters) }
         let sql = "SELECT \(EpisodeSummary.columns) FROM sidebar_episodes WHERE \(conditions.joined(separator: " AND ")) "
             + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])

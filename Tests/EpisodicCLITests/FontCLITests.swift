@@ -6,6 +6,7 @@ import ThumbnailRenderer
 @Suite("Fonts from the CLI")
 struct FontCLITests {
     static let dejaVuBold = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     @Test("a font imported under a name is listed, chosen in the settings in any case, and drawn with")
     func importUseRender() throws {
@@ -36,13 +37,17 @@ struct FontCLITests {
         try cli.must("thumbnail", "export", "Show/1", exported)
         #expect(try ImageProbe.probe(Array(try Data(contentsOf: URL(fileURLWithPath: exported)))).width == 1920)
 
-        // Without --name, the font takes its file's name.
-        try cli.must("font", "import", Self.dejaVuBold)
-        #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans-Bold", "Title Font"])
+        // Without --name, the font takes its file's name; the same file again is refused, naming it.
+        try cli.must("font", "import", Self.dejaVu)
+        #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans", "Title Font"])
+        let again = try cli.run("font", "import", Self.dejaVuBold, "--name", "Bold Again")
+        #expect(again.status == 65 && again.err.contains("already imported, as \"Title Font\""), "\(again.err)")
 
-        // Removed, it is no longer listed, and the settings that still name it cannot be rendered.
-        #expect(try cli.object("font", "remove", "TITLE font")["events"] as? [String] == ["FontRemoved"])
-        #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans-Bold"])
+        // While the episode uses it, removing it is refused, naming the episode; --force removes it.
+        let inUse = try cli.run("font", "remove", "TITLE font")
+        #expect(inUse.status == 65 && inUse.err.contains("used by the thumbnail settings of episode Show/1"), "\(inUse.err)")
+        #expect(try cli.object("font", "remove", "TITLE font", "--force")["events"] as? [String] == ["FontRemoved"])
+        #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans"])
         let refused = try cli.run("thumbnail", "render", "Show/1")
         #expect(refused.status == 65 && refused.err.contains("no font named \"Title Font\""), "\(refused.err)")
     }

@@ -11,6 +11,8 @@ import ThumbnailRenderer
 @Suite("Fonts and thumbnails in the facade")
 struct FontAndThumbnailTests {
     static let fontBytes = Array(FileManager.default.contents(atPath: ThumbnailFont.defaultBoldPath)!)
+    /// Another font's file (DejaVu Sans, regular): the same file twice is refused.
+    static let otherFontBytes = Array(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")!)
 
     /// A podcast with one episode that has a background.
     static func studioWithBackground() throws -> (Studio, EpisodeID) {
@@ -60,8 +62,11 @@ struct FontAndThumbnailTests {
         try studio.must(Submission(.patchThumbnailSettings(.id(episode), Self.fontPatch("dejavu BOLD"))))
         #expect(try studio.library.liveEpisode(episode).thumbnailSettings.fontName == "DejaVu Bold")
 
-        // and once the font is removed, other settings still change, but rendering is refused.
-        try studio.must(.removeFont(named: "DEJAVU BOLD"))
+        // and the font cannot be removed while the episode uses it, unless forced;
+        #expect(try Self.refusal(studio, .removeFont(named: "dejavu bold")) as? DomainError == .fontInUse("DejaVu Bold", by: ["Show/1"]))
+
+        // once it is removed, other settings still change, but rendering is refused.
+        try studio.must(.removeFont(named: "DEJAVU BOLD", force: true))
         var bigger = ThumbnailSettingsPatch()
         bigger.fontSize = 90
         try studio.must(Submission(.patchThumbnailSettings(.id(episode), bigger)))
@@ -101,7 +106,7 @@ struct FontAndThumbnailTests {
         try studio.must(try studio.library.renderThumbnail(of: .id(episode)))
         let first = try #require(try studio.library.liveEpisode(episode).thumbnail)
         // The font is replaced by other bytes under the same name: the settings do not change.
-        try studio.must(Submission.removeFont(named: "Title"))
+        try studio.must(Submission.removeFont(named: "Title", force: true))
         let other = Array(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")!)
         try studio.must(try .importFont(other, name: "Title"))
         let again = try studio.must(try studio.library.renderThumbnail(of: .id(episode)))
@@ -128,7 +133,7 @@ struct FontAndThumbnailTests {
     func undoFonts() throws {
         let studio = try Studio()
         let imported = try #require(try studio.must(try .importFont(Self.fontBytes, name: "DejaVu Bold")).first)
-        try studio.must(try .importFont(Self.fontBytes, name: "Other"))
+        try studio.must(try .importFont(Self.otherFontBytes, name: "Other"))
 
         // Undoing the first import does not conflict with the second: another font.
         let undone = try studio.undo(imported.commandID)
@@ -142,7 +147,7 @@ struct FontAndThumbnailTests {
         #expect(back.events.map(\.type) == ["FontImported"])
         #expect(try studio.library.fonts() == [
             ImportedFont(name: "DejaVu Bold", font: BlobStore.reference(for: Self.fontBytes)),
-            ImportedFont(name: "Other", font: BlobStore.reference(for: Self.fontBytes)),
+            ImportedFont(name: "Other", font: BlobStore.reference(for: Self.otherFontBytes)),
         ])
     }
 
@@ -153,7 +158,7 @@ struct FontAndThumbnailTests {
         try studio.must(try .importFont(Self.fontBytes, name: "DejaVu Bold"))
         try studio.must(Submission(.patchThumbnailSettings(.id(episode), Self.fontPatch("DejaVu Bold"))))
         try studio.must(try studio.library.renderThumbnail(of: .id(episode)))
-        try studio.must(.removeFont(named: "DejaVu Bold"))
+        try studio.must(.removeFont(named: "DejaVu Bold", force: true))
         let rows = try studio.readModelRows()
 
         // when every read model is rebuilt from the log,

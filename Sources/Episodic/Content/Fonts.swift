@@ -16,9 +16,9 @@ extension Submission {
         return Submission(.font(.import(name: name, font: BlobStore.reference(for: bytes))), blobs: [bytes])
     }
 
-    /// Removes the font called `name` (ignoring case).
-    public static func removeFont(named name: String) -> Submission {
-        Submission(.font(.remove(name: name)))
+    /// Removes the font called `name` (ignoring case); refused while episodes use it, unless `force`.
+    public static func removeFont(named name: String, force: Bool = false) -> Submission {
+        Submission(.font(.remove(name: name, force: force)))
     }
 
     /// The name a font file is imported under when none is given: its file name without the extension,

@@ -37,7 +37,7 @@ struct ScriptLine {
         "thumbnail.text": (["episode", "text"], []),
         "thumbnail.render": (["episode"], []),
         "font.import": (["file"], ["name"]),
-        "font.remove": (["name"], []),
+        "font.remove": (["name"], ["force"]),
     ]
 
     static var commands: [String] { shapes.keys.sorted() }
@@ -91,7 +91,7 @@ struct ScriptLine {
             let path = try string("file")
             let name = try optionalString("name") ?? Submission.fontName(forFile: path)
             return try fileSubmission(readFile) { try .importFont($0, name: name) }
-        case "font.remove": return .removeFont(named: try string("name"))
+        case "font.remove": return .removeFont(named: try string("name"), force: try optionalBool("force") ?? false)
         default: preconditionFailure("\(name) has a shape but no reading")
         }
     }

@@ -50,7 +50,7 @@ extension Workspace {
             let (thumbnail, bytes) = try ThumbnailDrawing.stored(inputs, fonts: try fonts(), blob: blob)
             return Decision(events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes])
         case let .font(command):
-            return Decision(events: try FontDecider.decide(command, try fonts()))
+            return Decision(events: try FontDecider.decide(command, try fonts(), try fontFacts(for: command)))
         }
     }
 
@@ -104,6 +104,24 @@ extension Workspace {
         let srt = Array(subtitles.srt.utf8)
         let reference = SubtitlesRef(blob: BlobStore.reference(for: srt), cueCount: subtitles.cues.count, transcript: transcript)
         return (reference, srt, subtitles.warnings)
+    }
+
+    /// For a font's removal, the live episodes whose thumbnail settings name it, as `Podcast/number`:
+    /// the read model's, with the batch's own changes over them.
+    private func fontFacts(for command: FontCommand) throws -> FontFacts {
+        guard case .remove(let name, _) = command else { return FontFacts() }
+        let key = Rules.nameKey(name)
+        var using: [(PodcastID, Int)] = []
+        for stored in try readModel.episodesNamingFonts() where loadedEpisodes[stored.episode] == nil {
+            if Rules.nameKey(stored.font) == key { using.append((stored.podcast, stored.number)) }
+        }
+        for state in loadedEpisodes.values {
+            guard let episode = state.live, let font = episode.thumbnailSettings.fontName, Rules.nameKey(font) == key else { continue }
+            using.append((episode.podcastID, episode.number))
+        }
+        return FontFacts(episodesUsing: try using.sorted { ($0.0.description, $0.1) < ($1.0.description, $1.1) }.map { podcast, number in
+            "\(try self.podcast(podcast).live?.name ?? podcast.description)/\(number)"
+        })
     }
 
     /// The facts a podcast command's rule looks at: other names for a create or a rename, the live

@@ -70,14 +70,25 @@ struct EpisodeCommands: ParsableCommand {
 
     struct Describe: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "describe", abstract: "Set an episode's description; without text, remove it.")
+            commandName: "describe",
+            abstract: "Show an episode's description; with text, set it; with --clear, remove it.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String
         @Argument(help: "The description.") var text: String?
+        @Flag(help: "Remove the description.") var clear = false
+
+        func validate() throws { try DescriptionArguments.validate(text: text, clear: clear) }
 
         func run() throws {
-            try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .describe(text)))) }
+            try Session.run(global, actor: who) { session in
+                guard text != nil || clear else {
+                    let library = try session.library()
+                    let id = try library.resolve(EpisodeReference.text(episode))
+                    return DescriptionArguments.show(try library.liveEpisode(id).description, session: session)
+                }
+                try session.submit(Submission(.episode(.text(episode), .describe(text))))
+            }
         }
     }
 

@@ -55,13 +55,18 @@ struct FontCommands: ParsableCommand {
     struct Remove: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "remove", abstract: "Remove an imported font.",
-            discussion: "Settings that name it keep the name; rendering with them is refused until a font of that name is imported again, or another font is chosen.")
+            discussion: """
+                Refused while episodes' thumbnail settings name it (they are listed). With --force it goes anyway: \
+                the settings keep the name, and rendering with them is refused until a font of that name is imported \
+                again, or another font is chosen.
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The font's name (case does not count).") var name: String
+        @Flag(help: "Remove it even though episodes use it.") var force = false
 
         func run() throws {
-            try Session.run(global, actor: who) { session in try session.submit(.removeFont(named: name)) }
+            try Session.run(global, actor: who) { session in try session.submit(.removeFont(named: name, force: force)) }
         }
     }
 }

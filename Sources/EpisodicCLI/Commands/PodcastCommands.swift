@@ -42,14 +42,24 @@ struct PodcastCommands: ParsableCommand {
 
     struct Describe: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "describe", abstract: "Set a podcast's description; without text, remove it.")
+            commandName: "describe",
+            abstract: "Show a podcast's description; with text, set it; with --clear, remove it.")
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.") var podcast: String
         @Argument(help: "The description.") var text: String?
+        @Flag(help: "Remove the description.") var clear = false
+
+        func validate() throws { try DescriptionArguments.validate(text: text, clear: clear) }
 
         func run() throws {
             try Session.run(global, actor: who) { session in
+                guard text != nil || clear else {
+                    let library = try session.library()
+                    let id = try library.resolve(PodcastReference.text(podcast))
+                    let description = try library.podcasts().first { $0.id == id }?.description
+                    return DescriptionArguments.show(description, session: session)
+                }
                 try session.submit(Submission(.podcast(.text(podcast), .describe(text))))
             }
         }

@@ -37,9 +37,21 @@ public struct FontLibraryState: Hashable, Sendable {
 public enum FontCommand: Hashable, Sendable {
     /// Imports the font stored as `font` under `name`, which no other font may have (ignoring case).
     case `import`(name: String, font: BlobRef)
-    /// Removes the font called `name` (ignoring case). Settings that name it keep the name; rendering
-    /// with them is refused until a font of that name is imported again.
-    case remove(name: String)
+    /// Removes the font called `name` (ignoring case). Refused while episodes' thumbnail settings name
+    /// it, unless `force`: their settings keep the name, and rendering with them is refused until a font
+    /// of that name is imported again.
+    case remove(name: String, force: Bool = false)
+}
+
+/// What a font command's rule looks at besides the fonts.
+public struct FontFacts: Sendable {
+    /// For a remove: the live episodes whose thumbnail settings name the font, as people name them
+    /// (`Night Shift/4`).
+    public var episodesUsing: [String]
+
+    public init(episodesUsing: [String] = []) {
+        self.episodesUsing = episodesUsing
+    }
 }
 
 /// The fonts aggregate: one stream, `fonts`, for the whole library. It is short (a few events per font),
@@ -51,7 +63,7 @@ public enum FontDecider: Decider {
 
     /// The events `command` produces, or the rule it breaks. Importing the same font under the same name
     /// again changes nothing.
-    public static func decide(_ command: FontCommand, _ state: FontLibraryState, _ facts: Void = ()) throws(DomainError) -> [DomainEvent] {
+    public static func decide(_ command: FontCommand, _ state: FontLibraryState, _ facts: FontFacts = FontFacts()) throws(DomainError) -> [DomainEvent] {
         switch command {
         case let .import(requested, font):
             let name = try Rules.name(requested, .fontName)
@@ -59,10 +71,12 @@ public enum FontDecider: Decider {
                 if existing == ImportedFont(name: name, font: font) { return [] }
                 throw .fontNameTaken(existing.name)
             }
+            if let same = state.fonts.first(where: { $0.font == font }) { throw .fontAlreadyImported(as: same.name) }
             return [.fontImported(FontImported(name: name, font: font))]
-        case .remove(let requested):
+        case let .remove(requested, force):
             let name = try Rules.name(requested, .fontName)
             guard let existing = state.font(named: name) else { throw .fontNotFound(name) }
+            if !force, !facts.episodesUsing.isEmpty { throw .fontInUse(existing.name, by: facts.episodesUsing) }
             return [.fontRemoved(FontRemoved(name: existing.name))]
         }
     }

@@ -31,6 +31,10 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case episodeAlreadyExists(EpisodeID)
     case fontNameTaken(String)
     case fontNotFound(String)
+    /// The same font file is already imported, under this name.
+    case fontAlreadyImported(as: String)
+    /// Episodes' thumbnail settings name the font (as people name the episodes).
+    case fontInUse(String, by: [String])
 
     /// Transcripts above this many bytes are refused: 10 MB.
     public static let transcriptLimit = 10 * 1024 * 1024
@@ -95,6 +99,13 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "case and surrounding spaces do not count."
         case .fontNotFound(let name):
             "no font named \"\(name)\" is imported. Import it first, or list the fonts to find its name."
+        case .fontAlreadyImported(let name):
+            "this font file is already imported, as \"\(name)\". Use that name in the settings (`--font \"\(name)\"`)."
+        case let .fontInUse(name, episodes):
+            "the font \"\(name)\" is used by the thumbnail settings of \(episodes.count == 1 ? "episode" : "\(episodes.count) episodes") "
+                + episodes.prefix(10).joined(separator: ", ") + (episodes.count > 10 ? ", …" : "")
+                + ". Choose another font for \(episodes.count == 1 ? "it" : "them") first, or remove it with --force "
+                + "(they cannot be rendered again until a font of that name is imported)."
         }
     }
 }

@@ -36,6 +36,18 @@ extension ReadModel {
         }
     }
 
+    /// The live episodes whose thumbnail settings name a font, with that name: for a font's removal.
+    /// A scan of the episodes that set one, which few do.
+    public func episodesNamingFonts() throws -> [(episode: EpisodeID, podcast: PodcastID, number: Int, font: String)] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT id, podcast_id, number, json_extract(thumbnail_settings, '$.fontName') AS font
+                FROM episode_details WHERE font IS NOT NULL ORDER BY podcast_id, number
+                """
+            ).map { (try Decode.id($0[0]), try Decode.id($0[1]), $0[2], $0[3]) }
+        }
+    }
+
     /// Every live episode of `podcast`, in number order.
     public func episodeIDs(in podcast: PodcastID) throws -> [EpisodeID] {
         try database.read { db in

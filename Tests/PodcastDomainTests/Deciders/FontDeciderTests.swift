@@ -11,9 +11,9 @@ func Given(fonts history: [DomainEvent]) -> FontSpec {
 struct FontSpec {
     let history: [DomainEvent]
 
-    func when(_ command: FontCommand) -> When {
+    func when(_ command: FontCommand, _ facts: FontFacts = FontFacts()) -> When {
         let state = FontDecider.fold(history)
-        return When(result: Result { () throws(DomainError) in try FontDecider.decide(command, state) })
+        return When(result: Result { () throws(DomainError) in try FontDecider.decide(command, state, facts) })
     }
 }
 
@@ -46,14 +46,14 @@ struct FontDeciderTests {
             .then([.fontImported(FontImported(name: String(repeating: "f", count: 200), font: inter))])
     }
 
-    @Test("a name is unique ignoring case and surrounding spaces; the same font under the same name changes nothing")
+    @Test("a name is unique ignoring case and surrounding spaces; the same font under the same name changes nothing, under another name it is refused, naming it")
     func importTakenName() {
         let given = Given(fonts: [Self.interImported])
         given.when(.import(name: " inter BOLD ", font: menlo)).thenRefused(.fontNameTaken("Inter Bold"))
         given.when(.import(name: "inter bold", font: inter)).thenRefused(.fontNameTaken("Inter Bold"))
         given.when(.import(name: " Inter Bold ", font: inter)).thenNothingHappens()
-        // The same file under another name is another font.
-        given.when(.import(name: "Inter", font: inter)).then([.fontImported(FontImported(name: "Inter", font: inter))])
+        // The same file under another name would be the same font twice.
+        given.when(.import(name: "Inter", font: inter)).thenRefused(.fontAlreadyImported(as: "Inter Bold"))
     }
 
     // MARK: remove
@@ -62,6 +62,16 @@ struct FontDeciderTests {
     func remove() {
         Given(fonts: [Self.interImported, Self.menloImported]).when(.remove(name: " inter bold"))
             .then([.fontRemoved(FontRemoved(name: "Inter Bold"))])
+    }
+
+    @Test("removing a font episodes use is refused, naming them; --force removes it anyway")
+    func removeInUse() {
+        let given = Given(fonts: [Self.interImported])
+        let using = FontFacts(episodesUsing: ["Night Shift/4", "Night Shift/5"])
+        given.when(.remove(name: "inter bold"), using).thenRefused(.fontInUse("Inter Bold", by: ["Night Shift/4", "Night Shift/5"]))
+        given.when(.remove(name: "inter bold", force: true), using).then([.fontRemoved(FontRemoved(name: "Inter Bold"))])
+        #expect(DomainError.fontInUse("Inter Bold", by: ["Night Shift/4"]).description.hasPrefix(
+            "the font \"Inter Bold\" is used by the thumbnail settings of episode Night Shift/4. Choose another font for it first"))
     }
 
     @Test("removing a name no font has is refused, with the name; so is a blank name")

@@ -14,8 +14,12 @@ struct EpisodicTool: ParsableCommand {
             A podcast is named by its id, a unique prefix of its id, or its name. An episode is named by its id, \
             a unique prefix of its id, or <podcast>/<number>.
 
-            Every command takes --library, --json and --quiet (and those that change something --actor and \
-            --lock-timeout), before its name as well as after: `episodic --library ~/Shows podcast list`.
+            Options every command takes, before its name or after it:
+              --library <path>       the library folder
+              --json                 JSON for scripts (schemas/cli-output.md)
+              -q, --quiet            no progress bar
+              --lock-timeout <s>     how long to wait for the lock (default 10)
+              --actor <name>         who makes the change (commands that change)
 
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
             input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout or full disk \
@@ -28,18 +32,12 @@ struct EpisodicTool: ParsableCommand {
         ]
     )
 
-    @OptionGroup(title: "Options every command takes, here or after its name")
-    var global: GlobalOptions
-
-    @OptionGroup(title: "Options every command that changes something takes")
-    var who: ActorOption
-
     @Flag(help: "Print the version, the library format it writes, and where the library is.")
     var version = false
 
     func run() throws {
         guard version else { throw CleanExit.helpRequest(self) }
-        for line in VersionReport(libraryPath: global.libraryPath).lines { Terminal.say(TerminalText(line)) }
+        for line in VersionReport(libraryPath: GlobalOptions.libraryPath(given: nil)).lines { Terminal.say(TerminalText(line)) }
     }
 
     /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
@@ -49,6 +47,12 @@ struct EpisodicTool: ParsableCommand {
         do {
             let arguments = LeadingOptions.rewritten(
                 Array(CommandLine.arguments.dropFirst()), commands: configuration.subcommands)
+            if let library = LeadingOptions.versionRequest(arguments) {
+                for line in VersionReport(libraryPath: GlobalOptions.libraryPath(given: library)).lines {
+                    Terminal.say(TerminalText(line))
+                }
+                return
+            }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {

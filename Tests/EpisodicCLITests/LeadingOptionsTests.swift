@@ -50,7 +50,7 @@ struct LeadingOptionsTests {
     @Test("Top-level --help lists the shared options")
     func help() throws {
         let help = try CLI().must("--help").out
-        for option in ["--library <path>", "--json", "--quiet", "--actor <name>", "--lock-timeout <seconds>", "--version"] {
+        for option in ["--library <path>", "--json", "--quiet", "--actor <name>", "--lock-timeout <s>", "--version"] {
             #expect(help.contains(option), "\(option)")
         }
     }

@@ -21,7 +21,10 @@ struct GlobalOptions: ParsableArguments {
     static let lockTimeouts: ClosedRange<Double> = 0...86_400
 
     /// `--library`, else `EPISODIC_LIBRARY`, else the XDG data directory.
-    var libraryPath: String {
+    var libraryPath: String { Self.libraryPath(given: library) }
+
+    /// `given`, else `EPISODIC_LIBRARY`, else the XDG data directory.
+    static func libraryPath(given library: String?) -> String {
         let environment = ProcessInfo.processInfo.environment
         if let library, !library.isEmpty { return library }
         if let path = environment["EPISODIC_LIBRARY"], !path.isEmpty { return path }

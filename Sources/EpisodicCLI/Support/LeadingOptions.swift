@@ -39,4 +39,28 @@ enum LeadingOptions {
         }
         return path + leading + arguments[(index + path.count)...]
     }
+
+    /// For `--version` among shared options only (`episodic --library PATH --version`): the library
+    /// given, or nil for the default, wrapped so that "none given" can be told from "not asked".
+    static func versionRequest(_ arguments: [String]) -> String?? {
+        guard arguments.contains("--version") else { return nil }
+        var library: String?
+        var index = 0
+        let rest = arguments.filter { $0 != "--version" }
+        while index < rest.count {
+            let argument = rest[index]
+            if argument.hasPrefix("--library=") {
+                library = String(argument.dropFirst("--library=".count))
+            } else if argument == "--library", index + 1 < rest.count {
+                library = rest[index + 1]
+                index += 1
+            } else if !flags.contains(argument) && !valued.contains(String(argument.prefix { $0 != "=" })) {
+                return nil
+            } else if valued.contains(argument) {
+                index += 1
+            }
+            index += 1
+        }
+        return .some(library)
+    }
 }

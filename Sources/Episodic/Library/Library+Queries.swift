@@ -30,8 +30,8 @@ extension Library {
     }
 
     /// Searches titles, descriptions and transcripts for `text`, taken as words (never as FTS5
-    /// syntax); at most `limit` hits.
-    public func search(_ text: String, limit: Int = 20) throws -> SearchResults {
-        try query { SearchResults(hits: try $0.search(text, limit: limit), problems: try $0.searchProblems()) }
+    /// syntax); at most `limit` hits, of `podcast`'s episodes when one is given.
+    public func search(_ text: String, in podcast: PodcastID? = nil, limit: Int = 20) throws -> SearchResults {
+        try query { SearchResults(hits: try $0.search(text, in: podcast, limit: limit), problems: try $0.searchProblems()) }
     }
 }

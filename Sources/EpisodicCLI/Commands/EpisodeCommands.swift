@@ -128,10 +128,11 @@ struct EpisodeCommands: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
-            abstract: "List a podcast's episodes, with their flags.",
+            abstract: "List a podcast's episodes, or every podcast's with --all, with their flags.",
             discussion: "Marks: ✓ present, – missing, ! outdated (made from a transcript or thumbnail inputs that changed since).")
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.") var podcast: String?
+        @Flag(help: "Every podcast's episodes, podcast by podcast (by name), each in the order --sort gives.") var all = false
         @Option(parsing: .unconditional, help: "number, -number, title, -title, date or -date (- for descending).")
         var sort: EpisodeSort = .default
         @Option(help: "Only episodes whose title holds this text (case and accents do not count).") var search: String?
@@ -140,21 +141,35 @@ struct EpisodeCommands: ParsableCommand {
         @Option(help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
         @Option(help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
 
+        func validate() throws {
+            if (podcast == nil) == !all { throw ValidationError("Name a podcast, or give --all for every podcast's episodes.") }
+        }
+
         func run() throws {
             try Session.run(global) { session in
                 let library = try session.library()
-                let id = try library.resolve(PodcastReference.text(podcast))
-                let query = EpisodeQuery(
-                    podcast: id, sort: sort, search: search,
-                    filters: Set(missing.map(\.filter) + outdated.map(\.filter)), limit: limit, offset: offset)
-                let episodes = try library.episodes(query)
+                let filters = Set(missing.map(\.filter) + outdated.map(\.filter))
+                let episodes: [EpisodeSummary]
+                var names: [PodcastID: String] = [:]
+                if let podcast {
+                    let id = try library.resolve(PodcastReference.text(podcast))
+                    episodes = try library.episodes(EpisodeQuery(
+                        podcast: id, sort: sort, search: search, filters: filters, limit: limit, offset: offset))
+                } else {
+                    let podcasts = try library.podcasts().sorted { ($0.name.lowercased(), $0.id.description) < ($1.name.lowercased(), $1.id.description) }
+                    for podcast in podcasts { names[podcast.id] = podcast.name }
+                    let every = try podcasts.flatMap { try library.episodes(EpisodeQuery(podcast: $0.id, sort: sort, search: search, filters: filters)) }
+                    episodes = Array(every.dropFirst(offset).prefix(limit ?? .max))
+                }
                 if global.json { return session.printJSON(episodes.map(EpisodeSummaryRecord.init)) }
-                var table = Table([
+                var columns: [Table.Column] = [
                     .init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "PUBLISHED"),
                     .init(title: "TRANSCRIPT"), .init(title: "SRT"), .init(title: "THUMBNAIL"), .init(title: "ID"),
-                ])
+                ]
+                if all { columns.insert(.init(title: "PODCAST"), at: 0) }
+                var table = Table(columns)
                 for episode in episodes {
-                    table.append([
+                    table.append((all ? [names[episode.podcastID] ?? "–"] : []) + [
                         "\(episode.number)", episode.title, episode.publishDate.map(Dates.day) ?? "",
                         Marks.mark(episode.hasTranscript), Marks.mark(episode.hasSRT, outdated: episode.srtOutdated),
                         Marks.mark(episode.hasThumbnail, outdated: episode.thumbnailOutdated),

@@ -8,6 +8,7 @@ struct SearchCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words to find.") var query: [String]
     @Option(help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20
+    @Option(help: "Only this podcast's episodes.") var podcast: String?
 
     func validate() throws {
         if query.isEmpty { throw ValidationError("Give the words to search for.") }
@@ -16,7 +17,8 @@ struct SearchCommand: ParsableCommand {
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
-            let results = try library.search(query.joined(separator: " "), limit: limit)
+            let podcast = try podcast.map { try library.resolve(PodcastReference.text($0)) }
+            let results = try library.search(query.joined(separator: " "), in: podcast, limit: limit)
             let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
             var table = Table([.init(title: "EPISODE"), .init(title: "PODCAST"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)])

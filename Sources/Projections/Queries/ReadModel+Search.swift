@@ -28,9 +28,12 @@ extension ReadModel {
     /// Episodes whose title, description or transcript hold every word of `text`, best first. Case and
     /// accents do not count; the last word is a prefix unless `text` ends in a space, so that results
     /// follow typing. Any text is safe: it is searched for as words, never read as FTS5 syntax, and
-    /// text without words finds nothing.
-    public func search(_ text: String, limit: Int = 20) throws -> [SearchHit] {
+    /// text without words finds nothing. With `podcast`, only that podcast's episodes.
+    public func search(_ text: String, in podcast: PodcastID? = nil, limit: Int = 20) throws -> [SearchHit] {
         guard limit > 0, let match = Self.matchExpression(text) else { return [] }
+        var arguments: StatementArguments = [match]
+        if let podcast { _ = arguments.append(contentsOf: [podcast.description]) }
+        _ = arguments.append(contentsOf: [limit])
         return try database.read { db in
             try Row.fetchAll(
                 db,
@@ -39,11 +42,11 @@ extension ReadModel {
                         snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
                         bm25(search_episodes, 0, 0, 10, 4, 1) AS score
                     FROM search_episodes LEFT JOIN search_podcasts p ON p.id = search_episodes.podcast_id
-                    WHERE search_episodes MATCH ?
+                    WHERE search_episodes MATCH ?\(podcast == nil ? "" : " AND search_episodes.podcast_id = ?")
                     ORDER BY score, search_episodes.id
                     LIMIT ?
                     """,
-                arguments: [match, limit]
+                arguments: arguments
             ).map { row in
                 SearchHit(
                     episodeID: try Decode.id(row["id"]), podcastID: try Decode.id(row["podcast_id"]), title: row["title"],

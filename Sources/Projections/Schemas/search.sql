@@ -1,4 +1,4 @@
--- The search projector, schema version 1: full-text search over each live episode's title,
+-- The search projector, schema version 2 (1 indexed a transcript only up to a NUL): full-text search over each live episode's title,
 -- description and transcript text, with SQLite FTS5. It is the one projector that reads blobs (the
 -- transcripts); everything else it needs is in the events.
 

@@ -16,7 +16,7 @@ import PodcastDomain
 /// `verify` and the CLI to report; the next change to the episode, or a rebuild, tries again.
 public struct SearchProjector: Projector {
     public let name = "search"
-    public let schemaVersion = 1
+    public let schemaVersion = 2
     public let tables = ["search_episodes", "search_documents", "search_podcasts", "search_problems"]
 
     /// Where the transcripts are: the library's blob store, or, for a shared library, its blob store
@@ -78,7 +78,9 @@ public struct SearchProjector: Projector {
         var problem: String?
         if let ref = episode.transcript {
             do {
-                text = String(decoding: try blobs.read(ref), as: UTF8.self)
+                // SQLite takes text up to its first NUL: a transcript holding one (imports read past them)
+                // would be indexed only that far.
+                text = String(decoding: try blobs.read(ref), as: UTF8.self).replacingOccurrences(of: "\u{0}", with: " ")
             } catch {
                 problem = "its transcript is not searchable: \(error) Then rebuild the search projection."
             }

@@ -5,17 +5,17 @@
 /// trying each cue's one or two lines from each place). What costs:
 /// - a cue ending anywhere but at a sentence end: least at a clause end (`, ; :`), more before a
 ///   conjunction or preposition, most mid-phrase; a line break inside a cue likewise, and far more after
-///   an article, preposition, conjunction or possessive, or between the parts of a name or a number and
-///   what it counts;
+///   an article, preposition, conjunction or possessive; most of all between the parts of a name, or a
+///   number and what it counts, and before a dash standing alone (it would read as a speaker's dash);
 /// - a two-line cue whose lines differ in length, twice as much when the top one is longer;
 /// - each cue, so that cues are full; a short cue more; a cue whose share of the turn's time would be
-///   under a second more still.
+///   under 1.2 s more still.
 ///
-/// A word wider than a line (a long URL) is cut into line-wide pieces, kept in one cue where they fit; the speaker's `Name:` stays with the first
-/// word unless that word cannot share its line.
+/// A word wider than a line (a long URL) is cut into line-wide pieces, kept in one cue where they fit.
+/// The speaker's `Name:` stays with the first word unless that word cannot share its line.
 enum CueBreaking {
-    /// The cues of one turn. `duration`, in milliseconds, is the time the turn's
-    /// speech takes, when known: cues too short to read in their share of it cost more.
+    /// The cues of one turn. `duration`, in milliseconds, is the time the turn's speech takes, when
+    /// known: cues too short to read in their share of it cost more.
     /// `lastLineWidth`, when given, asks for a last cue of one line at most that wide (to share a
     /// two-speaker cue); nil when that cannot be.
     static func cues(

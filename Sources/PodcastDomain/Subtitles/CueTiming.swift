@@ -4,10 +4,9 @@
 /// Each ``TurnGroup`` has the time from its start to the next group's start, or to the end its ranges
 /// give. Its speech takes all of a range; of the time to the next start, all unless that is longer
 /// than its text at `slowestSpeechCharactersPerSecond`: then the rest is a silence, which its cues
-/// leave empty. The
-/// speech's time is shared by the cues' weights (what a viewer reads); a cue's share, from where its
-/// text is spoken, is its natural time. The last group, with no next start, gives each cue its reading
-/// time at `readingCharactersPerSecond`.
+/// leave empty. The speech's time is shared by the cues' weights (what a viewer reads); a cue's share,
+/// from where its text is spoken, is its natural time. The last group, with no next start, gives each
+/// cue its reading time at `readingCharactersPerSecond`.
 ///
 /// Then, cue by cue in order, a cue starts at its natural start or when the cue before it ends, if later,
 /// and lasts until its natural end, lengthened when that is too short to read at
@@ -23,12 +22,11 @@ enum CueTiming {
             let start = max(0, group.start)
             let window = group.end.map { max(0, $0 - start) }
             let roughWeight = group.turns.reduce(0) { $0 + $1.readingWidth }
-            let texts = group.texts(duration: window.map { group.endIsGiven ? $0 : min($0, speechTime(weight: roughWeight)) })
+            let texts = group.texts(duration: window.map { speech($0, weight: roughWeight, endIsGiven: group.endIsGiven) })
             let weights = texts.map(\.weight)
             let shares: [Int]
             if let window {
-                let speech = group.endIsGiven ? window : min(window, speechTime(weight: weights.reduce(0, +)))
-                shares = share(speech, by: weights)
+                shares = share(speech(window, weight: weights.reduce(0, +), endIsGiven: group.endIsGiven), by: weights)
             } else {
                 shares = weights.map(readingTime(weight:))
             }
@@ -66,9 +64,10 @@ enum CueTiming {
         return durations
     }
 
-    /// Milliseconds `weight` columns take to say at the slowest speech: longer is silence.
-    static func speechTime(weight: Int) -> Int {
-        weight * 1_000 / SubtitleConventions.slowestSpeechCharactersPerSecond
+    /// Milliseconds of `window` that speech of `weight` columns takes: all of it when ranges give its
+    /// end, else at most the text at the slowest speech; the rest is silence.
+    static func speech(_ window: Int, weight: Int, endIsGiven: Bool) -> Int {
+        endIsGiven ? window : min(window, weight * 1_000 / SubtitleConventions.slowestSpeechCharactersPerSecond)
     }
 
     /// Milliseconds `weight` columns need to be read at the fastest comfortable speed.

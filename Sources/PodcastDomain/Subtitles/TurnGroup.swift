@@ -18,7 +18,8 @@ struct TurnGroup {
     /// Where the next group starts, or the turns' given end when that is earlier; nil for the last
     /// group when no range gives its end.
     var end: Int?
-    /// Whether `end` is where the ranges say the speech ends, rather than where the next turn starts.
+    /// Whether time ranges give the speech's end, so that it fills the time up to `end`; otherwise `end`
+    /// is only where the next turn starts, and the speech may stop sooner, before a silence.
     var endIsGiven = false
     /// Whether `turns[1]` is an interjection shown beside the last line of `turns[0]`.
     var sharesLastCue = false

@@ -22,6 +22,17 @@ struct LogCommands: ParsableCommand {
         var since: String?
         @Option(help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
         @Flag(help: "Keep watching, and print new events as they are appended (Ctrl-C stops).") var follow = false
+        @Option(name: [.customShort("n"), .long], help: "Only the newest this many events (of those the filters keep).",
+                transform: NumberArgument.whole(0...Int.max))
+        var limit: Int?
+        @Flag(help: "Newest first.") var reverse = false
+
+        func validate() throws {
+            if follow && reverse { throw ValidationError("--follow prints events as they come, oldest first; leave out --reverse.") }
+            for name in type where !EventTypeNames.all.contains(name) {
+                throw ValidationError(EventTypeNames.unknown(name))
+            }
+        }
 
         func run() throws {
             try Session.run(global) { session in
@@ -44,8 +55,20 @@ struct LogCommands: ParsableCommand {
                 }
                 if follow {
                     try library.followLog(filter, keepGoing: { true }, print)
-                } else {
+                } else if limit == nil && !reverse {
                     try library.readLog(filter, print)
+                } else {
+                    // The newest `limit` are the last ones read: kept in a window that drops the oldest.
+                    var kept: [LoggedEvent] = []
+                    var first = 0
+                    try library.readLog(filter) { logged in
+                        guard limit != 0 else { return }
+                        kept.append(logged)
+                        if let limit, kept.count - first > limit { first += 1 }
+                        if first > 4_096, first * 2 > kept.count { kept.removeFirst(first); first = 0 }
+                    }
+                    let window = kept[first...]
+                    for logged in reverse ? Array(window.reversed()) : Array(window) { print(logged) }
                 }
             }
         }
@@ -251,5 +274,32 @@ private struct VerifyRecord: Encodable {
                 location: $0.location, serverHead: $0.serverHead.rawValue, localHead: $0.localHead.rawValue, serverHash: $0.serverHash,
                 localHash: $0.localHash, clean: $0.isClean)
         }
+    }
+}
+
+/// The event types a `--type` may name, and what to say of one that is none of them.
+enum EventTypeNames {
+    static let all: Set<String> = Set(DomainEvent.payloadTypes.map { $0.type })
+
+    /// The message for an unknown type: the closest known one when a letter or two is off or only the
+    /// case differs, and the list.
+    static func unknown(_ name: String) -> String {
+        let closest = all.min { distance($0.lowercased(), name.lowercased()) < distance($1.lowercased(), name.lowercased()) }
+        let suggestion = closest.flatMap { distance($0.lowercased(), name.lowercased()) <= 3 ? " Did you mean \($0)?" : nil } ?? ""
+        return "there is no event type \"\(name)\".\(suggestion) The types are: \(all.sorted().joined(separator: ", "))."
+    }
+
+    /// Levenshtein distance, by characters.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
     }
 }

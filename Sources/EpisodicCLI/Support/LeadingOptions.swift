@@ -12,21 +12,7 @@ enum LeadingOptions {
     /// `arguments` (without the program's name) with leading shared options moved after the
     /// subcommand path; unchanged when none lead, or when nothing follows them.
     static func rewritten(_ arguments: [String], commands: [ParsableCommand.Type]) -> [String] {
-        var leading: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name = String(argument.prefix { $0 != "=" })
-            if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
-                leading.append(argument)
-                index += 1
-            } else if valued.contains(argument), index + 1 < arguments.count {
-                leading += arguments[index...index + 1]
-                index += 2
-            } else {
-                break
-            }
-        }
+        let (leading, index) = options(leading: arguments)
         guard !leading.isEmpty, index < arguments.count else { return arguments }
         // The subcommand path: each name a subcommand of the one before.
         var path: [String] = []
@@ -44,23 +30,34 @@ enum LeadingOptions {
     /// given, or nil for the default, wrapped so that "none given" can be told from "not asked".
     static func versionRequest(_ arguments: [String]) -> String?? {
         guard arguments.contains("--version") else { return nil }
-        var library: String?
-        var index = 0
         let rest = arguments.filter { $0 != "--version" }
-        while index < rest.count {
-            let argument = rest[index]
-            if argument.hasPrefix("--library=") {
-                library = String(argument.dropFirst("--library=".count))
-            } else if argument == "--library", index + 1 < rest.count {
-                library = rest[index + 1]
-                index += 1
-            } else if !flags.contains(argument) && !valued.contains(String(argument.prefix { $0 != "=" })) {
-                return nil
-            } else if valued.contains(argument) {
-                index += 1
-            }
-            index += 1
+        let (given, end) = options(leading: rest)
+        guard end == rest.count else { return nil }
+        var library: String?
+        for (index, option) in given.enumerated() {
+            if option.hasPrefix("--library=") { library = String(option.dropFirst("--library=".count)) }
+            if option == "--library", index + 1 < given.count { library = given[index + 1] }
         }
         return .some(library)
+    }
+
+    /// The shared options at the start of `arguments`, as given, and the index of the first argument
+    /// that is not one.
+    private static func options(leading arguments: [String]) -> (options: [String], end: Int) {
+        var options: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if flags.contains(argument) || (valued.contains(String(argument.prefix { $0 != "=" })) && argument.contains("=")) {
+                options.append(argument)
+                index += 1
+            } else if valued.contains(argument), index + 1 < arguments.count {
+                options += arguments[index...index + 1]
+                index += 2
+            } else {
+                break
+            }
+        }
+        return (options, index)
     }
 }

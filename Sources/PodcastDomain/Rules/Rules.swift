@@ -87,7 +87,7 @@ public enum Rules {
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .transcriptNotUTF8 }
         guard text.contains(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) else { throw .transcriptEmpty }
         do {
-            return try SubtitleConversion.convert(text, strict: strict).warnings
+            return try SubtitleConversion.check(text, strict: strict)
         } catch {
             throw .transcriptUnreadable(error)
         }

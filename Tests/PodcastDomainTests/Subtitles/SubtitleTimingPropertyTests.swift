@@ -47,19 +47,23 @@ struct SubtitleTimingPropertyTests {
         spoken.turns.append((centiseconds * 10, speaker, afterSilence))
     }
 
+    /// The conversation of `turns` and its subtitles; nil, with an issue recorded, if it was refused.
+    private static func converted(_ turns: [([[String]], Int, Int, Bool)]) -> (Spoken, Subtitles)? {
+        let spoken = conversation(turns)
+        guard let subtitles = try? SubtitleConversion.convert(spoken.text) else {
+            Issue.record("refused:\n\(spoken.text)")
+            return nil
+        }
+        return (spoken, subtitles)
+    }
+
     private static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     @Test("Conversations spoken at 12 to 17 characters a second, with interjections, sparse stamps and silences: every cue is readable at 20 characters a second, 0.833 s to 7 s, every word in order")
     func readable() async {
         await propertyCheck(count: 150, input: Self.turn.array(of: 1...30)) { turns in
-            // Given a generated conversation
-            let spoken = Self.conversation(turns)
-
-            // When it is converted
-            guard let subtitles = try? SubtitleConversion.convert(spoken.text) else {
-                Issue.record("refused:\n\(spoken.text)")
-                return
-            }
+            // Given a generated conversation, when it is converted
+            guard let (spoken, subtitles) = Self.converted(turns) else { return }
 
             // Then no cue must be read faster than 20 characters a second, none is starved or hangs,
             // and the words are all there
@@ -76,11 +80,7 @@ struct SubtitleTimingPropertyTests {
     func inStep() async {
         await propertyCheck(count: 150, input: Self.turn.array(of: 1...30)) { turns in
             // Given a generated conversation, converted
-            let spoken = Self.conversation(turns)
-            guard let subtitles = try? SubtitleConversion.convert(spoken.text) else {
-                Issue.record("refused:\n\(spoken.text)")
-                return
-            }
+            guard let (spoken, subtitles) = Self.converted(turns) else { return }
 
             // When each turn's first cue is found (named "Ana: " or "Ben: ", alone or in a two-speaker cue)
             var firstCues: [(start: Int, rides: Bool)] = []

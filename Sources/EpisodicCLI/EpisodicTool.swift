@@ -18,6 +18,7 @@ struct EpisodicTool: ParsableCommand {
               --library <path>       the library folder
               --json                 JSON for scripts (schemas/cli-output.md)
               -q, --quiet            no progress bar
+              -v, --verbose          also the log's details: positions, event types, command ids
               --lock-timeout <s>     how long to wait for the lock (default 10)
               --actor <name>         who makes the change (commands that change)
 
@@ -28,7 +29,7 @@ struct EpisodicTool: ParsableCommand {
         subcommands: [
             InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
-            LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, BackupCommand.self, RestoreCommand.self,
+            LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, RedoCommand.self, BackupCommand.self, RestoreCommand.self,
         ]
     )
 

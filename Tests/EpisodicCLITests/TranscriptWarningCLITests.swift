@@ -25,7 +25,7 @@ struct TranscriptWarningCLITests {
         let run = try cli.must("transcript", "import", "Night Shift/1", file)
 
         // Then the result line is on stdout, the warnings on stderr, and the episode keeps them
-        #expect(run.out.hasPrefix("transcript.import: 1 event"))
+        #expect(run.out.hasPrefix("Imported a transcript into episode \"Night Shift/1\": "))
         let warnings = run.err.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
         #expect(warnings == [
             "warning: line 1: \"Night Shift 12\" is above the first timestamp; this line skipped as a title.",

@@ -85,15 +85,17 @@ struct AuditTests {
         let entries = try studio.library.history(of: episode)
         #expect(entries.count == 4)
         #expect(entries[1].changes == [
-            HistoryEntry.Change(entity: "episode #1 \"Uno\"", field: "title", before: "\"One\"", after: "\"Uno\"")
+            HistoryEntry.Change(entity: "episode \"Show/1\"", field: "title", before: "\"One\"", after: "\"Uno\"")
         ])
+        #expect(entries[1].sentence == "retitled episode \"Show/1\" from \"One\" to \"Uno\"")
         let sha = BlobStore.reference(for: transcript).sha256
         #expect(entries[2].changes.first?.after == "\(transcript.count) B (sha256 \(sha.prefix(8)))")
         #expect(entries[3].changes.map(\.after) == ["deleted"])
+        #expect(entries[3].sentence == "deleted episode \"Show/1\" (\"Uno\")")
         // A podcast's history holds its episodes' commands too; the delete is one entry for both.
         let podcast = try studio.library.history(of: show)
         #expect(podcast.count == 5)
-        #expect(podcast.last?.changes.map(\.entity) == ["podcast \"Show\"", "episode #1 \"Uno\""])
+        #expect(podcast.last?.changes.map(\.entity) == ["podcast \"Show\"", "episode \"Show/1\""])
     }
 
     @Test("as-of: the state at every position is the fold of the log up to it")

@@ -14,7 +14,7 @@ struct ErrorWordingTests {
         let id = CommandID(UUID())
         let errors: [any Error] = [
             LibraryError.podcastNotFound("x"), LibraryError.episodeNotFound("x/1"), LibraryError.noSubtitles(EpisodeID(UUID())),
-            UndoError.noSuchCommand(id), UndoError.conflicts(id, []),
+            LibraryError.commandNotFound("cf1a"), UndoError.conflicts(id, []), UndoError.nothingToRedo,
             ProjectionError.unreadableEvent(position: 1, reason: "x"), BackupError.archiveExists(path: "/b"),
             EventLogError.libraryMissing(path: "/l"),
             EventLogError.damagedAcknowledgedCommit(segment: "00000001.seg", offset: 8, reason: "x"),

@@ -130,7 +130,9 @@ struct UndoRedoTests {
             let (podcasts, episodes) = try studio.states()
             self.podcasts = podcasts.compactMapValues(\.live)
             self.episodes = episodes.compactMapValues(\.live)
-            rows = try studio.readModelRows()
+            // An undone creation is a deletion: the deleted entities' table remembers its id, so that a
+            // prefix still finds it. Everything else is as it was.
+            rows = try studio.readModelRows().filter { $0.key != "sidebar_deleted" }
         }
     }
 }

@@ -114,8 +114,12 @@ struct UndoRuleTests {
         #expect(try studio.library.podcastState(podcast).live?.description == nil)
         #expect(throws: UndoError.self) { try studio.library.undo(.last(actor: "carol"), actor: "bob") }
         #expect(throws: UndoError.self, "ann's only command is undone") { try studio.library.undo(.last(actor: "ann"), actor: "bob") }
-        // tester's newest is the creation, which everything since depends on.
+        // tester's newest is the creation. What ann and bob did is undone, so the podcast is as the
+        // creation left it: undoing it overwrites nothing.
         let creation = try EventLog(at: studio.library.path).events().first!.commandID
+        #expect(try studio.library.undo(.last(actor: "tester"), actor: "bob", dryRun: true).plan.target == creation)
+        // A change that stands since is in the way.
+        _ = try studio.library.submit([Submission(.podcast(.id(podcast), .describe("by carol")))], actor: "carol", clock: studio.tick)
         #expect {
             try studio.library.undo(.last(actor: "tester"), actor: "bob", dryRun: true)
         } throws: { error in
@@ -158,8 +162,8 @@ struct UndoRuleTests {
         #expect {
             try studio.library.undo(.command(unknown), actor: "ann", dryRun: true)
         } throws: { error in
-            guard case UndoError.noSuchCommand(let id) = error else { return false }
-            return id == unknown
+            guard case LibraryError.commandNotFound(let id) = error else { return false }
+            return id == unknown.description
         }
     }
 

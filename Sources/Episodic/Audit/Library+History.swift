@@ -1,4 +1,5 @@
 import CoreValues
+import EventCodec
 import EventLog
 import PodcastDomain
 
@@ -13,18 +14,23 @@ public struct HistoryEntry: Sendable {
     public var changes: [Change]
 
     public struct Change: Sendable, Equatable {
-        /// `podcast "Release Notes"`, `episode #3 "Event logs"`.
+        /// `podcast "Release Notes"`, `episode "Release Notes/3"`.
         public var entity: String
         /// An `EntityField`'s name, or `existence` for a creation, deletion or restoration.
         public var field: String
+        /// As ``FieldText`` writes values (`"A title"`, `none`, `812 B (sha256 …)`); for `existence`,
+        /// `none`, `live`, `deleted`, `created` or `restored`.
         public var before: String
         public var after: String
+        /// An episode's title, for a sentence about its creation, deletion or restoration.
+        public var title: String?
 
-        public init(entity: String, field: String, before: String, after: String) {
+        public init(entity: String, field: String, before: String, after: String, title: String? = nil) {
             self.entity = entity
             self.field = field
             self.before = before
             self.after = after
+            self.title = title
         }
     }
 }
@@ -46,7 +52,7 @@ extension Library {
 
     private func history(_ filter: LogFilter) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        var states = EntityStates()
+        var states = EntityStates(podcastName: podcastNames())
         var group: [LoggedEvent] = []
         func close() {
             guard let first = group.first, let last = group.last else { return }
@@ -64,52 +70,155 @@ extension Library {
         close()
         return entries
     }
+
+    /// A podcast's name as its stream has it (deleted or not), each read once: for naming an episode
+    /// as people do, `"Show/3"`, when its podcast's stream is not among those folded.
+    func podcastNames() -> (PodcastID) -> String? {
+        let store = self.store
+        var names: [PodcastID: String?] = [:]
+        return { id in
+            if let name = names[id] { return name }
+            var events: [DomainEvent] = []
+            let name: String?
+            do {
+                try store.read(stream: StreamID(domain: id.streamName)) { events.append(try DomainEvents.decode($0)) }
+                name = PodcastDecider.fold(events).existing?.name
+            } catch {
+                name = nil
+            }
+            names[id] = name
+            return name
+        }
+    }
 }
 
 /// The states of the entities a history has met, and what each command changed in them.
-private struct EntityStates {
+struct EntityStates {
     var library = LibraryState()
+    /// A podcast's name when its stream is not folded here.
+    let podcastName: (PodcastID) -> String?
+
+    init(podcastName: @escaping (PodcastID) -> String?) {
+        self.podcastName = podcastName
+    }
+
+    /// Whether the podcast or episode is live; fonts are always there.
+    func isLive(_ aggregate: AggregateKey) -> Bool {
+        switch aggregate {
+        case .podcast(let id): library.podcast(id).live != nil
+        case .episode(let id): library.episode(id).live != nil
+        case .fonts: true
+        }
+    }
+
+    /// The podcast or episode as people name it (see ``CommandChanges/episodeLabel(_:podcastName:)``).
+    func label(of aggregate: AggregateKey) -> String {
+        switch aggregate {
+        case .podcast(let id): CommandChanges.podcastLabel(library.podcast(id).existing?.name)
+        case .episode(let id):
+            library.episode(id).existing.map { episode in
+                CommandChanges.episodeLabel(episode) { library.podcast($0).existing?.name ?? podcastName($0) }
+            } ?? "episode \(id)"
+        case .fonts: "the fonts"
+        }
+    }
+
+    /// The fields of the podcast or episode whose values differ between these states and `other`'s,
+    /// with `existence` when it is live in one and not the other; empty for the fonts.
+    func fieldsDiffering(_ aggregate: AggregateKey, from other: EntityStates) -> Set<EntityField> {
+        func differing<Value>(_ a: EntityState<Value>, _ b: EntityState<Value>, _ fields: (Value) -> [(EntityField, String)]) -> Set<EntityField> {
+            var differ = Set<EntityField>()
+            if (a.live == nil) != (b.live == nil) { differ.insert(.existence) }
+            let (left, right) = (a.existing.map(fields) ?? [], b.existing.map(fields) ?? [])
+            if left.count != right.count { return differ.union(EntityField.allCases) }
+            for (x, y) in zip(left, right) where x.1 != y.1 { differ.insert(x.0) }
+            return differ
+        }
+        switch aggregate {
+        case .podcast(let id): return differing(library.podcast(id), other.library.podcast(id), EntityFields.of)
+        case .episode(let id): return differing(library.episode(id), other.library.episode(id), EntityFields.of)
+        case .fonts: return []
+        }
+    }
+
+    /// Folds events in, saying nothing of them: the states before the command to describe.
+    mutating func fold(_ events: some Sequence<DomainEvent>) {
+        for event in events { library.evolve(event) }
+    }
 
     /// Folds one command's events in; returns what changed, entity by entity, in the order the events
     /// met them.
     mutating func apply(_ events: [DomainEvent]) -> [HistoryEntry.Change] {
-        var order: [AggregateKey] = []
         let before = library
-        for event in events {
-            if !order.contains(event.aggregate) { order.append(event.aggregate) }
-            library.evolve(event)
+        for event in events { library.evolve(event) }
+        let after = library
+        return CommandChanges.of(events, before: (before.podcast, before.episode), after: (after.podcast, after.episode)) { id in
+            after.podcast(id).existing?.name ?? podcastName(id)
         }
+    }
+}
+
+/// What a command changed, field by field, from the states of its entities before and after it.
+enum CommandChanges {
+    /// The states of an aggregate, by key.
+    typealias States = (podcast: (PodcastID) -> PodcastState, episode: (EpisodeID) -> EpisodeState)
+
+    /// The changes `events` made, entity by entity in the order the events met them; an episode is
+    /// named `"Podcast/number"` with `podcastName`.
+    static func of(
+        _ events: [DomainEvent], before: States, after: States, podcastName: (PodcastID) -> String?
+    ) -> [HistoryEntry.Change] {
+        var order: [AggregateKey] = []
+        for event in events where !order.contains(event.aggregate) { order.append(event.aggregate) }
         return order.flatMap { aggregate -> [HistoryEntry.Change] in
             switch aggregate {
             case .podcast(let id):
-                let (before, after) = (before.podcast(id), library.podcast(id))
-                let label = "podcast " + FieldText.text((after.existing ?? before.existing)?.name)
-                return Self.changes(label, before, after, fields: EntityFields.of)
+                let (before, after) = (before.podcast(id), after.podcast(id))
+                return changes(podcastLabel((after.existing ?? before.existing)?.name), nil, before, after, fields: EntityFields.of)
             case .episode(let id):
-                let (before, after) = (before.episode(id), library.episode(id))
-                let shown = after.existing ?? before.existing
-                let label = "episode #\(shown?.number ?? 0) " + FieldText.text(shown?.title)
-                return Self.changes(label, before, after, fields: EntityFields.of)
+                let (before, after) = (before.episode(id), after.episode(id))
+                guard let shown = after.existing ?? before.existing else { return [] }
+                return changes(episodeLabel(shown, podcastName: podcastName), shown.title, before, after, fields: EntityFields.of)
             case .fonts:
-                return []
+                return events.compactMap { event in
+                    switch event {
+                    case .fontImported(let e):
+                        HistoryEntry.Change(entity: "font " + FieldText.text(e.name), field: "existence", before: "none", after: "created")
+                    case .fontRemoved(let e):
+                        HistoryEntry.Change(entity: "font " + FieldText.text(e.name), field: "existence", before: "live", after: "deleted")
+                    default: nil
+                    }
+                }
             }
         }
     }
 
+    /// `podcast "Show"`.
+    static func podcastLabel(_ name: String?) -> String { "podcast " + FieldText.text(name) }
+
+    /// `episode "Show/3"`, as `<podcast>/<number>` names it.
+    static func episodeLabel(_ episode: Episode, podcastName: (PodcastID) -> String?) -> String {
+        "episode \"\(podcastName(episode.podcastID) ?? episode.podcastID.description)/\(episode.number)\""
+    }
+
     private static func changes<Value>(
-        _ label: String, _ before: EntityState<Value>, _ after: EntityState<Value>, fields: (Value) -> [(EntityField, String)]
+        _ label: String, _ title: String?, _ before: EntityState<Value>, _ after: EntityState<Value>,
+        fields: (Value) -> [(EntityField, String)]
     ) -> [HistoryEntry.Change] {
+        func existence(_ before: String, _ after: String) -> HistoryEntry.Change {
+            HistoryEntry.Change(entity: label, field: "existence", before: before, after: after, title: title)
+        }
         switch (before, after) {
         case (.active(let old), .active(let new)):
             return zip(fields(old), fields(new)).compactMap { old, new in
                 old.1 == new.1 ? nil : HistoryEntry.Change(entity: label, field: old.0.rawValue, before: old.1, after: new.1)
             }
         case (.active, .deleted):
-            return [HistoryEntry.Change(entity: label, field: "existence", before: "live", after: "deleted")]
+            return [existence("live", "deleted")]
         case (.deleted, .active):
-            return [HistoryEntry.Change(entity: label, field: "existence", before: "deleted", after: "restored")]
+            return [existence("deleted", "restored")]
         case (.initial, .active(let new)):
-            return [HistoryEntry.Change(entity: label, field: "existence", before: "none", after: "created")]
+            return [existence("none", "created")]
                 + fields(new).prefix(2).map { HistoryEntry.Change(entity: label, field: $0.0.rawValue, before: "none", after: $0.1) }
         default:
             return []

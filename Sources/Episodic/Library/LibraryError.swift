@@ -4,8 +4,13 @@ import PodcastDomain
 /// What the library refuses beyond the domain's own rules. Each message says what is wrong; a front end
 /// adds how to look up what to write instead.
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
-    case podcastNotFound(String)
+    /// No podcast answers to the reference; `didYouMean` is a live podcast's name a typo away.
+    case podcastNotFound(String, didYouMean: String? = nil)
     case episodeNotFound(String)
+    /// No podcast or episode answers to an id prefix, where either would do.
+    case nothingAnswers(String)
+    /// No command in the log has this id, or an id starting with it.
+    case commandNotFound(String)
     /// A reference that more than one podcast or episode answers to.
     case ambiguous(String, candidates: [String])
     case transcriptUnreadable(episode: EpisodeID, reason: String)
@@ -22,12 +27,18 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .podcastNotFound(let reference):
-            "no podcast answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or its name."
+        case let .podcastNotFound(reference, didYouMean):
+            "no podcast answers to \"\(reference)\"." + (didYouMean.map { " Did you mean \"\($0)\"?" } ?? "")
+                + " Name it by its id, a unique prefix of its id, or its name."
         case .episodeNotFound(let reference):
             "no episode answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or <podcast>/<number>."
+        case .commandNotFound(let reference):
+            CommandID(reference) != nil
+                ? "no command \(reference) in the log." : "no command in the log has an id starting with \"\(reference)\"."
+        case .nothingAnswers(let reference):
+            "no podcast or episode has an id starting with \"\(reference)\"."
         case let .ambiguous(reference, candidates):
-            "\"\(reference)\" could mean any of: \(candidates.joined(separator: ", ")). Give more of the id."
+            "\"\(reference)\" could mean any of: \(candidates.joined(separator: "; ")). Give more of the id."
         case let .transcriptUnreadable(episode, reason):
             "the transcript of episode \(episode) cannot be converted: \(reason)"
         case .noSubtitles(let episode):
@@ -51,7 +62,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LibraryError: ClassifiedError {
     public var kind: ErrorKind {
         switch self {
-        case .podcastNotFound, .episodeNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion,
+        case .podcastNotFound, .episodeNotFound, .nothingAnswers, .commandNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion,
             .invalidTime, .alreadyShared,
             .libraryHasEvents: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).

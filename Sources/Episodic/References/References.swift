@@ -28,3 +28,17 @@ public enum EpisodeReference: Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+/// How a user names a command: by its id, or a unique prefix of it, as `episodic log` shows them.
+public enum CommandReference: Hashable, Sendable, CustomStringConvertible {
+    case id(CommandID)
+    /// An id, or a prefix of exactly one command's id.
+    case text(String)
+
+    public var description: String {
+        switch self {
+        case .id(let id): id.description
+        case .text(let text): text
+        }
+    }
+}

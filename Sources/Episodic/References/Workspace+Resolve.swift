@@ -1,8 +1,11 @@
+import CoreValues
 import PodcastDomain
+import Projections
 
 extension Workspace {
     /// The podcast a reference names. A full id is taken as it is (the rules then say whether that
-    /// podcast exists); a name or a prefix must match exactly one live podcast.
+    /// podcast exists); a name must be a live podcast's; a prefix must match exactly one podcast's id,
+    /// live or deleted.
     func resolve(_ reference: PodcastReference) throws -> PodcastID {
         let text: String
         switch reference {
@@ -10,16 +13,16 @@ extension Workspace {
         case .text(let given): text = given
         }
         if let id = PodcastID(text.trimmingCharacters(in: .whitespaces)) { return id }
-        let names = try podcastNames()
-        let key = Rules.nameKey(text)
-        if let named = names.first(where: { Rules.nameKey($0.value) == key }) { return named.key }
-        let prefix = IDPrefix(text)
-        let matches = prefix.map { prefix in names.keys.filter { prefix.matches($0.description) }.sorted() } ?? []
-        return try only(matches, answering: text, notFound: .podcastNotFound(text))
+        if let named = try podcast(named: text) { return named }
+        let matches = try entities(withIDPrefix: text).filter { if case .podcast = $0 { true } else { false } }
+        let match = try only(matches, answering: text) {
+            LibraryError.podcastNotFound(text, didYouMean: Suggestion.closest(to: text, among: try podcastNames().values))
+        }
+        return PodcastID(rawValue: match.uuid)
     }
 
     /// The episode a reference names: a full id, `<podcast>/<number>` among live episodes, or a prefix
-    /// of exactly one live episode's id.
+    /// of exactly one episode's id, live or deleted.
     func resolve(_ reference: EpisodeReference) throws -> EpisodeID {
         let text: String
         switch reference {
@@ -27,25 +30,82 @@ extension Workspace {
         case .text(let given): text = given
         }
         if let id = EpisodeID(text.trimmingCharacters(in: .whitespaces)) { return id }
-        if let slash = text.lastIndex(of: "/"), let number = Int(text[text.index(after: slash)...]) {
-            let podcast = try resolve(PodcastReference.text(String(text[..<slash])))
-            guard let id = try holder(of: number, in: podcast) else { throw LibraryError.episodeNotFound(text) }
-            return id
-        }
-        guard let prefix = IDPrefix(text) else { throw LibraryError.episodeNotFound(text) }
-        // The read model's matches, as this batch has left them, and episodes the batch created.
-        var matches = Set<EpisodeID>()
-        for (id, _) in try readModel.episodes(withIDPrefix: prefix.text, limit: 10) where try episode(id).live != nil {
-            matches.insert(id)
-        }
-        matches.formUnion(loadedEpisodes.filter { prefix.matches($0.key.description) && $0.value.live != nil }.map(\.key))
-        return try only(matches.sorted(), answering: text, notFound: .episodeNotFound(text))
+        if let numbered = try episode(numbered: text) { return numbered }
+        let matches = try entities(withIDPrefix: text).filter { if case .episode = $0 { true } else { false } }
+        return EpisodeID(rawValue: try only(matches, answering: text) { LibraryError.episodeNotFound(text) }.uuid)
     }
 
-    private func only<ID: CustomStringConvertible>(_ matches: [ID], answering text: String, notFound: LibraryError) throws -> ID {
-        guard let first = matches.first else { throw notFound }
-        guard matches.count == 1 else { throw LibraryError.ambiguous(text, candidates: matches.map(\.description)) }
+    /// What `text` names when a command takes either kind: an id (deleted ones too), a podcast's name,
+    /// `<podcast>/<number>`, or a prefix of exactly one id of either kind.
+    func resolveEntity(_ text: String) throws -> EntityID {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if let id = PodcastID(trimmed) {
+            if case .initial = try podcast(id) { return .episode(EpisodeID(rawValue: id.rawValue)) }
+            return .podcast(id)
+        }
+        if let named = try podcast(named: text) { return .podcast(named) }
+        if let numbered = try episode(numbered: text) { return .episode(numbered) }
+        return try only(try entities(withIDPrefix: text), answering: text) {
+            IDPrefix(text) == nil
+                ? LibraryError.podcastNotFound(text, didYouMean: Suggestion.closest(to: text, among: try podcastNames().values))
+                : LibraryError.nothingAnswers(text)
+        }
+    }
+
+    /// The live podcast named `text` (case and surrounding spaces ignored).
+    private func podcast(named text: String) throws -> PodcastID? {
+        let key = Rules.nameKey(text)
+        return try podcastNames().first { Rules.nameKey($0.value) == key }?.key
+    }
+
+    /// The live episode `<podcast>/<number>` names; nil when `text` is not of that shape.
+    private func episode(numbered text: String) throws -> EpisodeID? {
+        guard let slash = text.lastIndex(of: "/"), let number = Int(text[text.index(after: slash)...]) else { return nil }
+        let podcast = try resolve(PodcastReference.text(String(text[..<slash])))
+        guard let id = try holder(of: number, in: podcast) else { throw LibraryError.episodeNotFound(text) }
+        return id
+    }
+
+    /// Every podcast and episode, live or deleted, whose id starts with `text`, in id order: the read
+    /// model's, and those this batch has loaded (it may have created some).
+    private func entities(withIDPrefix text: String) throws -> [EntityID] {
+        guard let prefix = IDPrefix(text) else { return [] }
+        var matches = Set<EntityID>()
+        for match in try readModel.entities(withIDPrefix: prefix.text) {
+            switch match.entity {
+            case .podcast(let id): matches.insert(.podcast(id))
+            case .episode(let id): matches.insert(.episode(id))
+            }
+        }
+        for (id, state) in loadedPodcasts where state.existing != nil && prefix.matches(id.description) { matches.insert(.podcast(id)) }
+        for (id, state) in loadedEpisodes where state.existing != nil && prefix.matches(id.description) { matches.insert(.episode(id)) }
+        return matches.sorted { $0.description < $1.description }
+    }
+
+    /// The one match, or the error: none, or several, each listed by a short id and its name.
+    private func only(_ matches: [EntityID], answering text: String, notFound: () throws -> LibraryError) throws -> EntityID {
+        guard let first = matches.first else { throw try notFound() }
+        guard matches.count == 1 else {
+            let length = ShortID.length(distinguishing: matches.map(\.description))
+            let candidates = try matches.map { String($0.description.prefix(length)) + " " + (try label(of: $0)) }
+            throw LibraryError.ambiguous(text, candidates: candidates)
+        }
         return first
+    }
+
+    /// A podcast or an episode as people name it: `podcast "Night Shift"`, `episode "Night Shift/4"
+    /// ("Pilot")`, with `(deleted)` when it is.
+    func label(of entity: EntityID) throws -> String {
+        switch entity {
+        case .podcast(let id):
+            let state = try podcast(id)
+            return "podcast \"\(state.existing?.name ?? id.description)\"" + (state.live == nil ? " (deleted)" : "")
+        case .episode(let id):
+            let state = try episode(id)
+            guard let episode = state.existing else { return "episode \(id)" }
+            let podcastName = try podcast(episode.podcastID).existing?.name ?? episode.podcastID.description
+            return "episode \"\(podcastName)/\(episode.number)\" (\"\(episode.title)\")" + (state.live == nil ? " (deleted)" : "")
+        }
     }
 }
 

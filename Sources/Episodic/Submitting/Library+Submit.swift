@@ -40,11 +40,12 @@ extension Library {
                         let decision = try workspace.decide(submission)
                         let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
                         if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
+                        let changes = try workspace.changes(of: events)
                         let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
                         workspace.hold(blobs)
                         var outcome = SubmitOutcome(
                             name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
-                            warnings: decision.warnings)
+                            warnings: decision.warnings, changes: changes)
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {

@@ -69,6 +69,8 @@ public struct SubmitOutcome: Sendable {
     public var created: Created?
     /// What a transcript import or conversion read past (`TranscriptWarning`); empty otherwise.
     public var warnings: [TranscriptWarning] = []
+    /// What the command changed, field by field, for telling people in words (``HistoryEntry/sentence``).
+    public var changes: [HistoryEntry.Change] = []
 
     public enum Created: Sendable, Equatable, CustomStringConvertible {
         case podcast(PodcastID)

@@ -62,6 +62,8 @@ final class Workspace {
 
     /// The episodes loaded so far, with their states as the batch has left them.
     var loadedEpisodes: [EpisodeID: EpisodeState] { episodes }
+    /// The podcasts loaded so far, likewise.
+    var loadedPodcasts: [PodcastID: PodcastState] { podcasts }
     private var podcasts: [PodcastID: PodcastState] { state.podcasts }
     private var episodes: [EpisodeID: EpisodeState] { state.episodes }
 
@@ -147,5 +149,34 @@ final class Workspace {
 
     private func loadedLive(in podcast: PodcastID) -> [Episode] {
         episodes.values.compactMap { $0.live?.podcastID == podcast ? $0.live : nil }
+    }
+
+    // MARK: Telling
+
+    /// What `events`, not yet applied, change in their entities: compared with the states as the batch
+    /// has left them, each touched entity folded alone (never a copy of the whole batch's states).
+    func changes(of events: [DomainEvent]) throws -> [HistoryEntry.Change] {
+        var podcastsBefore: [PodcastID: PodcastState] = [:], podcastsAfter: [PodcastID: PodcastState] = [:]
+        var episodesBefore: [EpisodeID: EpisodeState] = [:], episodesAfter: [EpisodeID: EpisodeState] = [:]
+        for event in events {
+            switch event.aggregate {
+            case .podcast(let id):
+                if podcastsBefore[id] == nil { podcastsBefore[id] = try podcast(id) }
+                podcastsAfter[id] = PodcastDecider.evolve(podcastsAfter[id] ?? podcastsBefore[id]!, event)
+            case .episode(let id):
+                if episodesBefore[id] == nil { episodesBefore[id] = try episode(id) }
+                episodesAfter[id] = EpisodeDecider.evolve(episodesAfter[id] ?? episodesBefore[id]!, event)
+            case .fonts:
+                break
+            }
+        }
+        let names = try podcastNames()
+        return CommandChanges.of(
+            events,
+            before: ({ podcastsBefore[$0] ?? .initial }, { episodesBefore[$0] ?? .initial }),
+            after: ({ podcastsAfter[$0] ?? .initial }, { episodesAfter[$0] ?? .initial })
+        ) { id in
+            podcastsAfter[id]?.existing?.name ?? names[id] ?? (try? self.podcast(id))?.existing?.name
+        }
     }
 }

@@ -22,14 +22,15 @@ extension Library {
         clock: () -> Timestamp = { .now }
     ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?, readModelError: (any Error)?) {
         let ((plan, outcome), readModelError) = try runWritePath { writer, workspace -> (UndoPlan, SubmitOutcome?) in
-            let command = try resolve(target)
-            let plan = try self.plan(undoing: command, force: force)
+            let (command, original) = try resolve(target)
+            let plan = try self.plan(undoing: command, bringingBack: original, force: force)
             var commit = PendingCommit(commandID: CommandID(UUID()), undoes: command.id)
             _ = commit.add(plan.events, blobs: [], versionsBefore: try workspace.apply(plan.events))
             try workspace.checkRules(after: plan.events)
             guard !dryRun else { return (plan, nil) }
             let positions = try commit.append(to: writer, actor: actor, at: clock(), read: workspace.versions)
-            return (plan, SubmitOutcome(name: "undo", commandID: commit.commandID, events: plan.events, positions: positions, created: nil))
+            let name = original == nil ? "undo" : "redo"
+            return (plan, SubmitOutcome(name: name, commandID: commit.commandID, events: plan.events, positions: positions, created: nil))
         }
         return (plan, outcome, readModelError)
     }
@@ -37,13 +38,14 @@ extension Library {
     /// Events read at a time, from the head backward, when looking for a command.
     static let commandSearchStretch: UInt64 = 4_096
 
-    /// The command a target names. Undo nearly always aims at a recent command, so the log is read
-    /// from the head backward, a stretch at a time: the cost follows how far back the command is.
-    private func resolve(_ target: UndoTarget) throws -> CommandSpan {
+    /// The command a target names, and for a redo the command whose effect it brings back. Undo nearly
+    /// always aims at a recent command, so the log is read from the head backward, a stretch at a time:
+    /// the cost follows how far back the command is.
+    private func resolve(_ target: UndoTarget) throws -> (command: CommandSpan, bringsBack: CommandSpan?) {
         switch target {
         case .command(let id):
-            guard let span = try newestFirst(until: { $0.id == id }) else { throw UndoError.noSuchCommand(id) }
-            return span
+            guard let span = try newestFirst(until: { $0.id == id }) else { throw LibraryError.commandNotFound(id.description) }
+            return (span, nil)
         case .last(let actor):
             // An undo still in effect cancels the command it undid.
             var cancelled = Set<CommandID>()
@@ -56,8 +58,73 @@ extension Library {
                 return actor == nil || span.actor == actor
             }
             guard let span else { throw UndoError.nothingToUndo(actor: actor) }
-            return span
+            return (span, nil)
+        case .redo:
+            return try newestUndoInEffect()
         }
+    }
+
+    /// The newest undo still in effect, and the command it undid. An undo in effect that undid an undo
+    /// is a redo already done: it is walked past, as is the undo it cancelled, so that redo after redo
+    /// walks forward. Whether an undo undid an undo is known only on reaching the command it names.
+    private func newestUndoInEffect() throws -> (command: CommandSpan, bringsBack: CommandSpan?) {
+        var cancelled = Set<CommandID>()
+        // Undos in effect, newest first, each with whether it undid an undo once that is known.
+        var pending: [(undo: CommandSpan, undidAnUndo: Bool?)] = []
+        var found: (CommandSpan, CommandSpan)?
+        _ = try newestFirst { span in
+            for index in pending.indices where pending[index].undo.undoes == span.id {
+                pending[index].undidAnUndo = span.undoes != nil
+                if span.undoes == nil, pending[..<index].allSatisfy({ $0.undidAnUndo == true }) {
+                    found = (pending[index].undo, span)
+                    return true
+                }
+            }
+            if !cancelled.contains(span.id), let undone = span.undoes {
+                cancelled.insert(undone)
+                pending.append((span, nil))
+            }
+            return false
+        }
+        guard let found else { throw UndoError.nothingToRedo }
+        return found
+    }
+
+    /// The command a reference names: a full id, or a prefix of exactly one command's id. A prefix is
+    /// looked for in the whole log, newest first, so that every command it could mean is found.
+    public func resolve(_ reference: CommandReference) throws -> CommandID {
+        let text: String
+        switch reference {
+        case .id(let id): return id
+        case .text(let given): text = given
+        }
+        if let id = CommandID(text.trimmingCharacters(in: .whitespaces)) {
+            guard try newestFirst(until: { $0.id == id }) != nil else { throw LibraryError.commandNotFound(text) }
+            return id
+        }
+        guard let prefix = IDPrefix(text) else { throw LibraryError.commandNotFound(text) }
+        var matches: [CommandSpan] = []
+        _ = try newestFirst { span in
+            if prefix.matches(span.id.description) { matches.append(span) }
+            return false
+        }
+        guard let only = matches.first else { throw LibraryError.commandNotFound(text) }
+        guard matches.count == 1 else {
+            let length = ShortID.length(distinguishing: matches.map(\.id.description))
+            throw LibraryError.ambiguous(text, candidates: try matches.prefix(10).map { span in
+                let first = try firstEvent(of: span)
+                return "\(span.id.description.prefix(length)) \(first.type) by \(span.actor) at \(first.timestamp.text)"
+            })
+        }
+        return only.id
+    }
+
+    /// The envelope of a command's first event, as a record.
+    private func firstEvent(of span: CommandSpan) throws -> RecordedEvent {
+        var first: RecordedEvent?
+        try store.read(from: span.positions.lowerBound, through: span.positions.lowerBound) { first = RecordedEvent($0) }
+        guard let first else { throw LibraryError.commandNotFound(span.id.description) }
+        return first
     }
 
     /// The first command, newest first, that `found` accepts; each is whole when it is asked about,
@@ -93,8 +160,9 @@ extension Library {
         return nil
     }
 
-    /// The compensating events of `command`, checked for later changes to the same fields.
-    private func plan(undoing command: CommandSpan, force: Bool) throws -> UndoPlan {
+    /// The compensating events of `command`, checked for later changes to the same fields. For a redo,
+    /// `original` is the command whose effect comes back.
+    private func plan(undoing command: CommandSpan, bringingBack original: CommandSpan?, force: Bool) throws -> UndoPlan {
         let id = command.id
         var filter = LogFilter()
         filter.command = id
@@ -103,7 +171,7 @@ extension Library {
         var undone: [LoggedEvent] = []
         try readLog(filter, from: filter.start) { undone.append($0) }
         guard let first = undone.first?.record.position, let last = undone.last?.record.position else {
-            throw UndoError.noSuchCommand(id)
+            throw LibraryError.commandNotFound(id.description)
         }
         // Each stream the command touched: its events before the command, and after it.
         var earlier: [StreamID: [DomainEvent]] = [:]
@@ -121,16 +189,27 @@ extension Library {
         var conflicts: [Conflict] = []
         var kept: [(event: DomainEvent, before: [DomainEvent])] = []
         var folded = earlier
+        // Each stream as the command left it, and as it is now.
+        let names = podcastNames()
+        var states = EntityStates(podcastName: names), statesNow = EntityStates(podcastName: names)
+        states.fold(earlier.values.joined() + undone.map(\.event))
+        statesNow.fold(earlier.values.joined() + undone.map(\.event) + later.values.joined().map(\.event))
         for logged in undone {
             let stream = logged.record.stream
-            let overlapping = (later[stream] ?? []).filter { logged.event.overlaps($0.event) }
+            let aggregate = logged.event.aggregate
+            // Later commands stand in the way only where they left the entity other than this command
+            // left it: a command and its undo since, or a deletion and its undo, overwrite nothing.
+            let changedSince = states.fieldsDiffering(aggregate, from: statesNow)
+            let stake = logged.event.changedFields.contains(.existence) ? changedSince : logged.event.changedFields.union([.existence])
+            let overlapping = aggregate == .fonts || !changedSince.isDisjoint(with: stake)
+                ? (later[stream] ?? []).filter { logged.event.overlaps($0.event) } : []
             for other in overlapping {
                 let mine = logged.event.changedFields, theirs = other.event.changedFields
                 let fields = mine.contains(.existence) || theirs.contains(.existence)
                     ? [.existence] : mine.intersection(theirs).sorted { $0.rawValue < $1.rawValue }
                 let conflict = Conflict(
                     commandID: other.record.commandID, actor: other.record.actor, time: other.record.timestamp,
-                    stream: stream.rawValue, fields: fields)
+                    stream: stream.rawValue, entity: statesNow.label(of: aggregate), fields: fields)
                 if !conflicts.contains(conflict) { conflicts.append(conflict) }
             }
             if overlapping.isEmpty { kept.append((logged.event, folded[stream] ?? [])) }
@@ -146,7 +225,23 @@ extension Library {
             default: []
             }
         }
-        return UndoPlan(target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [])
+        let described: HistoryEntry
+        if let original {
+            // What the redo does now, told as the command it brings back.
+            var states = EntityStates(podcastName: names)
+            states.fold(earlier.values.joined() + undone.map(\.event) + later.values.joined().map(\.event))
+            described = HistoryEntry(
+                commandID: original.id, actor: original.actor, time: try firstEvent(of: original).timestamp,
+                positions: original.positions, undoes: nil, changes: states.apply(events))
+        } else {
+            var states = EntityStates(podcastName: names)
+            states.fold(earlier.values.joined())
+            described = HistoryEntry(
+                commandID: id, actor: command.actor, time: undone[0].record.timestamp, positions: command.positions,
+                undoes: command.undoes, changes: states.apply(undone.map(\.event)))
+        }
+        return UndoPlan(
+            target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [], described: described)
     }
 }
 

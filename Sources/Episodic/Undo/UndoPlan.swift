@@ -12,6 +12,9 @@ public struct UndoPlan: Sendable {
     public var events: [DomainEvent]
     /// With `force`: what the command did that later commands changed again, left as they made it.
     public var skipped: [Conflict]
+    /// The command whose effect goes (an undo) or comes back (a redo: the command the redone undo
+    /// undid), with what it changed, for saying in words what happened.
+    public var described: HistoryEntry
 }
 
 /// A later command that changed what the undone command changed.
@@ -19,12 +22,14 @@ public struct Conflict: Sendable, Equatable, CustomStringConvertible {
     public var commandID: CommandID
     public var actor: String
     public var time: Timestamp
-    /// The entity and the fields both commands changed.
+    /// The entity's stream, and the entity as people name it (`episode "Show/3"`).
     public var stream: String
+    public var entity: String
+    /// The fields both commands changed.
     public var fields: [EntityField]
 
     public var description: String {
-        "command \(commandID) by \(actor) at \(time.text) changed \(fields.map(\.rawValue).joined(separator: ", ")) of \(stream)"
+        "command \(commandID.description.prefix(8)) by \(actor) at \(time.text) changed \(fields.map(\.rawValue).joined(separator: ", ")) of \(entity)"
     }
 }
 
@@ -33,12 +38,16 @@ public enum UndoTarget: Sendable {
     case command(CommandID)
     /// The newest command still in effect (not an undo, not undone), by `actor` if given.
     case last(actor: String?)
+    /// The newest undo still in effect: undoing it re-applies what it undid. Redos already done are
+    /// walked past, so that one redo after another walks forward.
+    case redo
 }
 
 /// Why a command cannot be undone.
 public enum UndoError: Error, Sendable, CustomStringConvertible {
-    case noSuchCommand(CommandID)
     case nothingToUndo(actor: String?)
+    /// No undo is in effect: nothing was undone, or every undo was redone.
+    case nothingToRedo
     case conflicts(CommandID, [Conflict])
     case allChangedSince(CommandID)
     case breaksRule(String)
@@ -46,13 +55,13 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     /// The first line of ``conflicts(_:_:)``'s message, for a printer that lays out the conflicts
     /// (which quote actors) itself.
     public static func conflictsHeadline(_ id: CommandID) -> String {
-        "later commands changed what \(id) changed, so undoing it would overwrite them:"
+        "later commands changed what \(id.description.prefix(8)) changed, so undoing it would overwrite them:"
     }
 
     public var description: String {
         switch self {
-        case .noSuchCommand(let id):
-            "no command \(id) in the log."
+        case .nothingToRedo:
+            "there is no undo left to redo."
         case .nothingToUndo(let actor):
             "there is no command" + (actor.map { " by \($0)" } ?? "") + " left to undo."
         case let .conflicts(id, conflicts):

@@ -10,14 +10,17 @@ struct LogCommands: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List events in order: position, time, actor, command, stream, type, and what they set.",
-            discussion: "`episodic log` alone does this. --json prints each event's envelope exactly as stored.")
+            discussion: """
+                `episodic log` alone does this. --json prints each event's envelope, its command id under \
+                `commandID` as in every other JSON result; --raw prints the envelopes exactly as stored.
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "Only this podcast's events and its episodes'.") var podcast: String?
         @Option(help: "Only this episode's events.") var episode: String?
         @Option(help: "Only this stream's events (e.g. episode-<uuid>). Repeatable.") var stream: [String] = []
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
         @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
-        @Option(help: "Only the events of this command id.") var command: CommandID?
+        @Option(help: "Only the events of this command: its id, or the start of it.") var command: String?
         @Option(help: ArgumentHelp("From this position or time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
         var since: String?
         @Option(help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
@@ -26,6 +29,8 @@ struct LogCommands: ParsableCommand {
                 transform: NumberArgument.whole(0...Int.max))
         var limit: Int?
         @Flag(help: "Newest first.") var reverse = false
+        @Flag(help: "Print each event's envelope exactly as the log stores it (its command id under `command`).")
+        var raw = false
 
         func validate() throws {
             if follow && reverse { throw ValidationError("--follow prints events as they come, oldest first; leave out --reverse.") }
@@ -46,11 +51,17 @@ struct LogCommands: ParsableCommand {
                 })
                 filter.types = Set(type)
                 filter.actors = Set(actors)
-                filter.command = command
+                filter.command = try command.map { try library.resolve(CommandReference.text($0)) }
                 filter.since = try since.map(Self.bound)
                 filter.until = try until.map(Self.bound)
                 let print = { (logged: LoggedEvent) in
-                    if global.json { Swift.print(logged.line) } else { Terminal.say(Self.line(logged)) }
+                    if raw {
+                        Swift.print(logged.line)
+                    } else if global.json {
+                        Swift.print(Self.jsonLine(logged.line))
+                    } else {
+                        Terminal.say(Self.line(logged))
+                    }
                     if follow { fflush(nil) }
                 }
                 if follow {
@@ -82,6 +93,14 @@ struct LogCommands: ParsableCommand {
                     + "or a time (2026-11-21, 2026-11-21T18:30:00Z).")
             }
             throw LibraryError.invalidTime(text)
+        }
+
+        /// The stored envelope with its command id under `commandID`, the key every other result uses.
+        /// The envelope's fields come in a fixed order and those before `command` hold no unescaped
+        /// quote (`schemas/log-format.md`), so the first `,"command":` is the key.
+        static func jsonLine(_ stored: String) -> String {
+            guard let key = stored.range(of: #","command":"#) else { return stored }
+            return stored.replacingCharacters(in: key, with: #","commandID":"#)
         }
 
         /// One event on one line, its columns aligned whatever the log's length (and measured escaped).

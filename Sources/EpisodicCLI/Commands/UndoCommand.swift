@@ -5,12 +5,18 @@ struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo a command by appending its compensating events; history is never rewritten.",
         discussion: """
-            Undoing an undo is a redo. When later commands changed what the command changed, undo refuses and \
-            lists them; --force undoes only what is still in effect and says what it left. Undoing a podcast's \
-            deletion brings back the podcast and its episodes, with their content.
+            `episodic redo` brings back what the newest undo undid. When later commands changed what the command \
+            changed, undo refuses and lists them; --force undoes only what is still in effect and says what it left. \
+            Undoing a podcast's deletion brings back the podcast and its episodes, with their content.
+
+            Examples:
+              episodic undo --last                 the newest command still in effect
+              episodic undo cf1ae994               a command by the start of its id (`episodic log` shows them)
+              episodic undo --last --actor ana     ana's newest
+              episodic undo cf1ae994 --dry-run     what it would append
             """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The command's id (`episodic log` shows them).") var command: CommandID?
+    @Argument(help: "The command's id, or the start of it (`episodic log` shows them).") var command: String?
     @Flag(help: "Undo the newest command still in effect.") var last = false
     @Option(name: .customLong("actor"), help: ArgumentHelp(
         "With --last: the newest such command of this actor. (The undo itself is recorded as $EPISODIC_ACTOR's, else your login name's.)",
@@ -26,26 +32,58 @@ struct UndoCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { session in
-            if !dryRun { try session.checkActor() }
             let library = try session.library()
-            let target: UndoTarget = command.map(UndoTarget.command) ?? .last(actor: lastActor)
-            let (plan, outcome, readModelError) = try library.undo(
-                target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
-            session.warnIfBehind(readModelError)
-            for skipped in plan.skipped {
-                Terminal.printError(line: "left as it is: \(skipped)")
-            }
-            if global.json {
-                var record = UndoRecord(plan: plan, outcome: outcome)
-                record.recovered = session.unreportedRecoveries()
-                return session.printJSON(record)
-            }
-            if let outcome {
-                session.printOutcome(outcome)
-            } else {
-                Terminal.say("would undo \(plan.target) (\(plan.targetEvents.joined(separator: ", "))) with:")
-                for event in plan.events { Terminal.say("  \(event.type) on \(event.stream)") }
-            }
+            let target = try command.map { UndoTarget.command(try library.resolve(CommandReference.text($0))) }
+            try Self.run(target ?? .last(actor: lastActor), force: force, dryRun: dryRun, library: library, session: session)
+        }
+    }
+
+    /// Undoes or redoes, and says what happened: in words for people (with the log's details under
+    /// `--verbose`), as a record under `--json`.
+    static func run(_ target: UndoTarget, force: Bool, dryRun: Bool, library: Library, session: Session) throws {
+        if !dryRun { try session.checkActor() }
+        let (plan, outcome, readModelError) = try library.undo(
+            target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
+        session.warnIfBehind(readModelError)
+        for skipped in plan.skipped {
+            Terminal.printError(line: "left as it is: \(skipped)")
+        }
+        if session.options.json {
+            var record = UndoRecord(plan: plan, outcome: outcome)
+            record.recovered = session.unreportedRecoveries()
+            return session.printJSON(record)
+        }
+        let described = plan.described
+        let verb = if case .redo = target { dryRun ? "Would redo" : "Redid" } else { dryRun ? "Would undo" : "Undid" }
+        let by = "command \(described.commandID.description.prefix(8)) by \(described.actor), "
+            + RelativeTime.text(described.time, now: session.now)
+        Terminal.say(TerminalText("\(verb): \(described.sentence) (\(by))"))
+        if let outcome, session.options.verbose {
+            session.printOutcome(outcome)
+        } else if outcome == nil {
+            for event in plan.events { Terminal.say("  would append \(event.type) on \(event.stream)") }
+        }
+    }
+}
+
+struct RedoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "redo", abstract: "Bring back what the newest undo still in effect undid.",
+        discussion: """
+            A redo undoes that undo, as one more commit; run it again to walk forward through earlier undos. \
+            It refuses, as undo does, when later commands changed the same fields, unless --force.
+
+            Examples:
+              episodic undo --last && episodic redo     changes nothing in the end
+              episodic redo --dry-run                   what it would bring back
+            """)
+    @OptionGroup var global: GlobalOptions
+    @Flag(help: "Bring back what is still possible, leaving what later commands changed again.") var force = false
+    @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
+
+    func run() throws {
+        try Session.run(global) { session in
+            try UndoCommand.run(.redo, force: force, dryRun: dryRun, library: try session.library(), session: session)
         }
     }
 }
@@ -55,14 +93,26 @@ private struct UndoRecord: Encodable {
     var dryRun: Bool
     var events: [String]
     var skipped: [String]
+    /// The command whose effect went (undo) or came back (redo), in words.
+    var described: Described
     var outcome: OutcomeRecord?
     var recovered: [RecoveredRecord]?
+
+    struct Described: Encodable {
+        var commandID: String
+        var actor: String
+        var time: Timestamp
+        var sentence: String
+    }
 
     init(plan: UndoPlan, outcome: SubmitOutcome?) {
         undoes = plan.target.description
         dryRun = outcome == nil
         events = plan.events.map(\.type)
         skipped = plan.skipped.map(\.description)
+        described = Described(
+            commandID: plan.described.commandID.description, actor: plan.described.actor, time: plan.described.time,
+            sentence: plan.described.sentence)
         self.outcome = outcome.map(OutcomeRecord.init)
     }
 }

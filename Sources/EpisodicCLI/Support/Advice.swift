@@ -44,12 +44,9 @@ enum Advice {
             switch error {
             case .podcastNotFound: return "`episodic podcast list` shows them."
             case .episodeNotFound: return "`episodic episode list <podcast>` shows them."
+            case .nothingAnswers: return "`episodic podcast list` and `episodic episode list --all` show them."
+            case .commandNotFound: return "`episodic log` lists commands with their ids."
             case .noSubtitles: return "Run `episodic transcript convert` first."
-            default: return nil
-            }
-        case let error as UndoError:
-            switch error {
-            case .noSuchCommand: return "`episodic log` lists commands with their ids."
             default: return nil
             }
         case EventLogError.damagedAcknowledgedCommit:

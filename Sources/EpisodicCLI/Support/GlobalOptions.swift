@@ -12,6 +12,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Draw no progress bar.")
     var quiet = false
 
+    @Flag(name: .shortAndLong, help: "Also say what the log recorded: positions, event types, command ids.")
+    var verbose = false
+
     @Option(
         help: ArgumentHelp("How long to wait for another command that holds the library's lock, 0 to 86400.", valueName: "seconds"),
         transform: NumberArgument.decimal(lockTimeouts, "seconds"))

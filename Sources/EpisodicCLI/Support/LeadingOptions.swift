@@ -1,13 +1,13 @@
 import ArgumentParser
 
-/// The options every command shares (`--library`, `--json`, `--quiet`, `--actor`, `--lock-timeout`),
+/// The options every command shares (`--library`, `--json`, `--quiet`, `--verbose`, `--actor`, `--lock-timeout`),
 /// given before the subcommand, as `git -C` and `kubectl --context` are: `episodic --library X podcast
 /// list`. ArgumentParser reads a subcommand's options only after its name, so they are moved there,
 /// in their order, before parsing; after the subcommand they work as they always did.
 enum LeadingOptions {
     /// Options that take a value, and flags.
     static let valued: Set<String> = ["--library", "--actor", "--lock-timeout"]
-    static let flags: Set<String> = ["--json", "--quiet", "-q"]
+    static let flags: Set<String> = ["--json", "--quiet", "-q", "--verbose", "-v"]
 
     /// `arguments` (without the program's name) with leading shared options moved after the
     /// subcommand path; unchanged when none lead, or when nothing follows them.

@@ -104,9 +104,20 @@ struct Session {
             record.recovered = unreportedRecoveries()
             printJSON(record)
         } else {
-            Terminal.say(TerminalText(OutcomeRecord(outcome).sentence))
+            Terminal.say(TerminalText(Self.words(outcome)))
+            if options.verbose { Terminal.say(TerminalText("  " + OutcomeRecord(outcome).sentence)) }
+            if outcome.events.contains(where: \.isDeletion) {
+                Terminal.say("To bring it back: episodic undo \(outcome.commandID.description.prefix(8))")
+            }
             for warning in outcome.warnings { Terminal.printError("warning: \(warning)") }
         }
+    }
+
+    /// What a command did, as people say it: `Retitled episode "Show/3" from "A" to "B"`.
+    static func words(_ outcome: SubmitOutcome) -> String {
+        guard outcome.positions != nil else { return "Nothing to change: \(outcome.name) found it already so." }
+        let sentence = HistoryEntry.sentence(outcome.changes)
+        return sentence.prefix(1).uppercased() + sentence.dropFirst()
     }
 
     /// A refused command of a script, reported once: under `--json` as its result line on stdout (one

@@ -43,6 +43,14 @@ extension DomainEvent {
         let mine = changedFields, theirs = later.changedFields
         return mine.contains(.existence) || theirs.contains(.existence) || !mine.isDisjoint(with: theirs)
     }
+
+    /// A podcast's or an episode's deletion.
+    public var isDeletion: Bool {
+        switch self {
+        case .podcastDeleted, .episodeDeleted: true
+        default: false
+        }
+    }
 }
 
 extension DomainEvent {

@@ -57,14 +57,36 @@ extension ReadModel {
         }
     }
 
-    /// Live episodes whose id starts with `prefix` (lowercase hex and dashes), with their podcasts, at
-    /// most `limit` of them.
-    public func episodes(withIDPrefix prefix: String, limit: Int = 10) throws -> [(episode: EpisodeID, podcast: PodcastID)] {
+    /// Podcasts and episodes, live and deleted, whose id starts with `prefix` (lowercase hex and dashes):
+    /// at most `limit` of each kind and state, in id order.
+    public func entities(withIDPrefix prefix: String, limit: Int = 10) throws -> [IDPrefixMatch] {
         try database.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT id, podcast_id FROM sidebar_episodes WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            let range = "id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3"
+            return try Row.fetchAll(
+                db, sql: """
+                    SELECT * FROM (SELECT id, 'podcast' AS kind, 0 AS deleted FROM sidebar_podcasts WHERE \(range))
+                    UNION ALL SELECT * FROM (SELECT id, 'episode', 0 FROM sidebar_episodes WHERE \(range))
+                    UNION ALL SELECT * FROM (SELECT id, kind, 1 FROM sidebar_deleted WHERE \(range))
+                    """,
                 arguments: [prefix, prefix + "\u{7F}", limit]
-            ).map { (try Decode.id($0[0]), try Decode.id($0[1])) }
+            ).map { row in
+                let id: String = row[0]
+                let deleted: Bool = row[2]
+                return row[1] as String == "podcast"
+                    ? IDPrefixMatch(entity: .podcast(try Decode.id(id)), deleted: deleted)
+                    : IDPrefixMatch(entity: .episode(try Decode.id(id)), deleted: deleted)
+            }
         }
     }
+}
+
+/// A podcast or an episode whose id starts with a prefix a user typed.
+public struct IDPrefixMatch: Hashable, Sendable {
+    public enum Entity: Hashable, Sendable {
+        case podcast(PodcastID)
+        case episode(EpisodeID)
+    }
+
+    public var entity: Entity
+    public var deleted: Bool
 }

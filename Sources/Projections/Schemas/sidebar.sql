@@ -1,5 +1,5 @@
--- The sidebar projector, schema version 3: podcast summaries with counts, and episode summaries
--- with their derived flags. Times are INTEGER milliseconds since 1970-01-01T00:00:00Z (UTC), as
+-- The sidebar projector, schema version 4: podcast summaries with counts, episode summaries with
+-- their derived flags, and the deleted podcasts and episodes, so that an id prefix finds them too. Times are INTEGER milliseconds since 1970-01-01T00:00:00Z (UTC), as
 -- `Timestamp.rawValue` holds them: a list reads them without parsing text, and number order is time
 -- order. To read one with sqlite3:
 --   SELECT strftime('%Y-%m-%dT%H:%M:%fZ', created_at / 1000.0, 'unixepoch') FROM sidebar_episodes;
@@ -44,3 +44,14 @@ CREATE TABLE sidebar_episodes (
 -- break ties.
 CREATE INDEX sidebar_episodes_by_title ON sidebar_episodes (podcast_id, title_folded, number);
 CREATE INDEX sidebar_episodes_by_date ON sidebar_episodes (podcast_id, publish_date, number);
+
+-- Deleted podcasts and episodes: what a prefix of their id names, and what an ambiguity lists. A row
+-- goes when its entity is restored. `podcast_id` and `number` are an episode's; `label` is a podcast's
+-- name or an episode's title.
+CREATE TABLE sidebar_deleted (
+    id         TEXT PRIMARY KEY,
+    kind       TEXT NOT NULL CHECK (kind IN ('podcast', 'episode')),
+    podcast_id TEXT,
+    number     INTEGER,
+    label      TEXT NOT NULL
+) STRICT;

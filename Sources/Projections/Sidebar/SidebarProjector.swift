@@ -5,12 +5,12 @@ import PodcastDomain
 
 /// The sidebar: podcasts with their counts, and episode summaries with their derived flags.
 ///
-/// Only live entities have rows. Flags come from the domain's `Episode` (the same code the rules use),
+/// Live entities have summary rows; deleted ones a row in `sidebar_deleted`, for an id prefix. Flags come from the domain's `Episode` (the same code the rules use),
 /// and a podcast's counts are recounted from its episode rows whenever one of them changes.
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
-    public let schemaVersion = 3
-    public let tables = ["sidebar_podcasts", "sidebar_episodes"]
+    public let schemaVersion = 4
+    public let tables = ["sidebar_podcasts", "sidebar_episodes", "sidebar_deleted"]
 
     public init() {}
 
@@ -28,13 +28,22 @@ public struct SidebarProjector: Projector {
                         podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
                     ])
                 recount.insert(id)
+                try Self.forgetDeleted(id.description, in: db)
             } else {
                 try db.cachedStatement(sql: "DELETE FROM sidebar_podcasts WHERE id = ?").execute(arguments: [id.description])
+                if let podcast = change.state.existing {
+                    try Self.keepDeleted(id.description, kind: "podcast", podcast: nil, number: nil, label: podcast.name, in: db)
+                }
             }
         }
         for (id, change) in changes.episodes where change.state.live == nil {
             try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
-            if let podcast = change.state.existing?.podcastID { recount.insert(podcast) }
+            if let episode = change.state.existing {
+                recount.insert(episode.podcastID)
+                try Self.keepDeleted(
+                    id.description, kind: "episode", podcast: episode.podcastID.description, number: episode.number,
+                    label: episode.title, in: db)
+            }
         }
         for id in Self.liveInTableOrder(changes.episodes) {
             let change = changes.episodes[id]!
@@ -60,6 +69,8 @@ public struct SidebarProjector: Projector {
             row.bind(13, episode.thumbnailOutdated)
             try row.run()
             recount.insert(episode.podcastID)
+            // A restored episode; on an empty table (nearly always) a lookup in an empty index.
+            try Self.forgetDeleted(id.description, in: db)
         }
         for podcast in recount {
             try db.cachedStatement(sql: """
@@ -74,6 +85,15 @@ public struct SidebarProjector: Projector {
 }
 
 extension SidebarProjector {
+    private static func keepDeleted(_ id: String, kind: String, podcast: String?, number: Int?, label: String, in db: Database) throws {
+        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sidebar_deleted (id, kind, podcast_id, number, label) VALUES (?, ?, ?, ?, ?)")
+            .execute(arguments: [id, kind, podcast, number, label])
+    }
+
+    private static func forgetDeleted(_ id: String, in db: Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM sidebar_deleted WHERE id = ?").execute(arguments: [id])
+    }
+
     /// The live episodes of `changes`, in the order of `sidebar_episodes` (podcast, then number), so that a
     /// replay appends rows rather than splitting pages all over the clustered table. The keys are sorted,
     /// not the states, which are large.

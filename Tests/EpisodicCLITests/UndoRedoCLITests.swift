@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Undo and redo as in an editor, said in words.
+@Suite("undo and redo: in words, walking back and forward")
+struct UndoRedoCLITests {
+    private static func title(_ cli: CLI) throws -> String {
+        try cli.object("episode", "show", "Garden Hour/3")["title"] as! String
+    }
+
+    private static func library() throws -> CLI {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Garden Hour")
+        for title in ["One", "Two", "A"] { try cli.must("episode", "create", "Garden Hour", title) }
+        return cli
+    }
+
+    @Test("Each command says what it did in words; --verbose adds what the log recorded")
+    func words() throws {
+        let cli = CLI()
+        try cli.must("init")
+        #expect(try cli.must("podcast", "create", "Night Shift Radio").out == "Created podcast \"Night Shift Radio\"\n")
+        #expect(try cli.must("episode", "create", "Night Shift Radio", "Pilot").out == "Created episode \"Night Shift Radio/1\" (\"Pilot\")\n")
+        let retitled = try cli.must("episode", "retitle", "Night Shift Radio/1", "Opener", "--verbose").out
+        #expect(retitled.hasPrefix("Retitled episode \"Night Shift Radio/1\" from \"Pilot\" to \"Opener\"\n"))
+        #expect(retitled.contains("1 event at position 3 (EpisodeRetitled), command "))
+        #expect(try cli.must("episode", "retitle", "Night Shift Radio/1", "Opener").out.hasPrefix("Nothing to change"))
+    }
+
+    @Test("undo and redo say what they did; redo walks forward through the undos, then has nothing left")
+    func walk() throws {
+        let cli = try Self.library()
+        let b = try cli.object("episode", "retitle", "Garden Hour/3", "B")["commandID"] as! String
+        try cli.must("episode", "retitle", "Garden Hour/3", "C")
+
+        let undone = try cli.must("undo", "--last").out
+        #expect(undone.hasPrefix("Undid: retitled episode \"Garden Hour/3\" from \"B\" to \"C\" (command "))
+        #expect(undone.contains(" by tester, just now)"))
+        let second = try cli.must("undo", "--last").out
+        #expect(second == "Undid: retitled episode \"Garden Hour/3\" from \"A\" to \"B\" (command \(b.prefix(8)) by tester, just now)\n")
+        #expect(try Self.title(cli) == "A")
+
+        #expect(try cli.must("redo").out.hasPrefix("Redid: retitled episode \"Garden Hour/3\" from \"A\" to \"B\" (command \(b.prefix(8))"))
+        #expect(try Self.title(cli) == "B")
+        #expect(try cli.must("redo").out.hasPrefix("Redid: retitled episode \"Garden Hour/3\" from \"B\" to \"C\""))
+        #expect(try Self.title(cli) == "C")
+        let nothing = try cli.run("redo")
+        #expect(nothing.status == 65 && nothing.err.contains("there is no undo left to redo"))
+        // An undo after the redos is undone by the next redo.
+        try cli.must("undo", "--last")
+        #expect(try Self.title(cli) == "B")
+        let dry = try cli.must("redo", "--dry-run").out
+        #expect(dry.hasPrefix("Would redo: retitled") && dry.contains("would append EpisodeRetitled"))
+        #expect(try Self.title(cli) == "B")
+        let json = try cli.object("redo")
+        #expect((json["described"] as? [String: Any])?["sentence"] as? String == "retitled episode \"Garden Hour/3\" from \"B\" to \"C\"")
+        #expect(try Self.title(cli) == "C")
+    }
+
+    @Test("A delete says how to undo it; after that undo, earlier commands on the episode can still be undone")
+    func deleteAndRestore() throws {
+        let cli = try Self.library()
+        let retitle = try cli.object("episode", "retitle", "Garden Hour/3", "B")["commandID"] as! String
+        let deleted = try cli.must("episode", "delete", "Garden Hour/3").out
+        #expect(deleted.hasPrefix("Deleted episode \"Garden Hour/3\" (\"B\")\n"))
+        let hint = try #require(deleted.split(separator: "\n").last { $0.hasPrefix("To bring it back: episodic undo ") })
+        let undo = hint.split(separator: " ").suffix(2).map(String.init)
+        #expect(try cli.run(undo).status == 0)
+        #expect(try Self.title(cli) == "B")
+
+        // The delete and its undo left every field as it was: the retitle before them can be undone.
+        #expect(try cli.must("undo", String(retitle.prefix(8))).out.hasPrefix("Undid: retitled"))
+        #expect(try Self.title(cli) == "A")
+        // A later change of the same field still stands in the way, named as people name it.
+        let d = try cli.object("episode", "retitle", "Garden Hour/3", "D")["commandID"] as! String
+        let refused = try cli.run("undo", String(retitle.prefix(8)))
+        #expect(refused.status == 65 && refused.err.contains("changed title of episode \"Garden Hour/3\""), "\(refused.err)")
+        // Deleted again and not restored: the deletion stands in the way of undoing a field change.
+        try cli.must("episode", "delete", "Garden Hour/3")
+        let blocked = try cli.run("undo", String(d.prefix(8)))
+        #expect(blocked.status == 65 && blocked.err.contains("changed existence of episode \"Garden Hour/3\""), "\(blocked.err)")
+    }
+}

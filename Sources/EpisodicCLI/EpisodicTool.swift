@@ -54,6 +54,7 @@ struct EpisodicTool: ParsableCommand {
                 }
                 return
             }
+            if let problem = SubcommandCheck.problem(arguments, root: self) { throw ValidationError(problem) }
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {

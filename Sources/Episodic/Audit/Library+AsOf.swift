@@ -17,12 +17,19 @@ extension Library {
 
     /// The episode as it stood at `bound`: its stream folded up to that point.
     public func episode(_ id: EpisodeID, asOf bound: LogBound) throws -> EpisodeState {
+        try episodeWithTime(id, asOf: bound).state
+    }
+
+    /// The episode as it stood at `bound`, and the time of its last event up to then (nil when none).
+    public func episodeWithTime(_ id: EpisodeID, asOf bound: LogBound) throws -> (state: EpisodeState, updatedAt: Timestamp?) {
         try refreshLog()
         var state = EpisodeDecider.initial
+        var updatedAt: Timestamp?
         try store.read(stream: StreamID(domain: id.streamName)) { envelope in
             guard bound.admits(position: envelope.position, time: envelope.timestamp) else { return }
             state = EpisodeDecider.evolve(state, try DomainEvents.decode(envelope))
+            updatedAt = envelope.timestamp
         }
-        return state
+        return (state, updatedAt)
     }
 }

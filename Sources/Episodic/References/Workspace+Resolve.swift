@@ -94,17 +94,17 @@ extension Workspace {
     }
 
     /// A podcast or an episode as people name it: `podcast "Night Shift"`, `episode "Night Shift/4"
-    /// ("Pilot")`, with `(deleted)` when it is.
-    func label(of entity: EntityID) throws -> String {
+    /// ("Pilot")`, with `(deleted)` when it is and `markingDeleted`.
+    func label(of entity: EntityID, markingDeleted: Bool = true) throws -> String {
         switch entity {
         case .podcast(let id):
             let state = try podcast(id)
-            return "podcast \"\(state.existing?.name ?? id.description)\"" + (state.live == nil ? " (deleted)" : "")
+            return "podcast \"\(state.existing?.name ?? id.description)\"" + (state.live == nil && markingDeleted ? " (deleted)" : "")
         case .episode(let id):
             let state = try episode(id)
             guard let episode = state.existing else { return "episode \(id)" }
             let podcastName = try podcast(episode.podcastID).existing?.name ?? episode.podcastID.description
-            return "episode \"\(podcastName)/\(episode.number)\" (\"\(episode.title)\")" + (state.live == nil ? " (deleted)" : "")
+            return "episode \"\(podcastName)/\(episode.number)\" (\"\(episode.title)\")" + (state.live == nil && markingDeleted ? " (deleted)" : "")
         }
     }
 }

@@ -197,7 +197,8 @@ struct EpisodeCommands: ParsableCommand {
                     throw LibraryError.episodeNotFound(episode)
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
-                for line in EpisodeSheet.lines(detail) { Terminal.say(line) }
+                let podcastName = try library.podcastState(detail.podcastID).existing?.name
+                for line in EpisodeSheet.lines(detail, podcastName: podcastName) { Terminal.say(line) }
             }
         }
     }

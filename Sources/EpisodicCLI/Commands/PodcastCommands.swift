@@ -5,7 +5,9 @@ import Foundation
 struct PodcastCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast", abstract: "Create, change, delete and list podcasts.",
-        subcommands: [Create.self, Rename.self, Describe.self, Artwork.self, Overlay.self, Defaults.self, Delete.self, List.self])
+        subcommands: [
+            Create.self, Rename.self, Describe.self, Artwork.self, Overlay.self, Defaults.self, Delete.self, List.self, Show.self,
+        ])
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -163,4 +165,36 @@ struct PodcastCommands: ParsableCommand {
             }
         }
     }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show everything about one podcast, with the thumbnail settings new episodes start from.",
+            discussion: """
+                `episodic podcast defaults` changes those settings; `episodic show <podcast> --as-of` shows the podcast \
+                as it was at a point of the log.
+
+                Example:
+                  episodic podcast show "Night Shift"
+                """)
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+
+        func run() throws {
+            try Session.run(global) { session in
+                let library = try session.library()
+                let id = try library.resolve(PodcastReference.text(podcast))
+                let podcast = try library.podcastState(id).requireLive()
+                let episodes = try library.podcasts().first { $0.id == id }?.episodeCount ?? 0
+                if global.json { return session.printJSON(PodcastShowRecord(podcast: podcast, episodeCount: episodes)) }
+                for line in PodcastSheet.lines(podcast, episodes: episodes) { Terminal.say(line) }
+            }
+        }
+    }
+}
+
+/// `podcast show --json`: the podcast as its events write it (its thumbnail defaults included), and
+/// how many live episodes it has.
+private struct PodcastShowRecord: Encodable {
+    var podcast: Podcast
+    var episodeCount: Int
 }

@@ -21,9 +21,14 @@ struct SearchCommand: ParsableCommand {
             let results = try library.search(query.joined(separator: " "), in: podcast, limit: limit)
             let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
-            var table = Table([.init(title: "EPISODE"), .init(title: "PODCAST"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)])
+            var table = Table(
+                [.init(title: "EPISODE"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)]
+                    + (global.verbose ? [.init(title: "ID")] : []))
             for hit in hits {
-                table.append([String(hit.episodeID.description.prefix(8)), hit.podcastName ?? "–", hit.title, hit.snippet])
+                // As people name an episode, and type it back: <podcast>/<number>.
+                let name = hit.number.map { "\(hit.podcastName ?? hit.podcastID.description)/\($0)" }
+                    ?? String(hit.episodeID.description.prefix(8))
+                table.append([name, hit.title, hit.snippet] + (global.verbose ? [String(hit.episodeID.description.prefix(8))] : []))
             }
             session.printTable(table, empty: "Nothing matches.")
             if !problems.isEmpty {

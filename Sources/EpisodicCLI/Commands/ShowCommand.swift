@@ -21,17 +21,18 @@ struct ShowCommand: ParsableCommand {
                 let (state, episodes) = try library.podcast(id, asOf: bound)
                 if global.json { return session.printJSON(PodcastAsOf(state: Self.name(state), podcast: state.existing, episodes: episodes)) }
                 guard let podcast = state.existing else { return Terminal.say("Podcast \(id) did not exist yet at \(bound).") }
-                Terminal.say("podcast \(podcast.id) at \(bound)" + (state.live == nil ? " (deleted)" : ""))
-                for line in EpisodeSheet.labelled(Self.podcastRows(podcast) + [("episodes", "\(episodes.count)")]) {
-                    Terminal.say("  \(line)")
-                }
-                for episode in episodes { Terminal.say("    #\(episode.number)  \(episode.title)") }
+                Terminal.say(TerminalText("podcast \"\(podcast.name)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
+                for line in PodcastSheet.lines(podcast, episodes: episodes.count) { Terminal.say(line) }
+                for episode in episodes { Terminal.say(TerminalText("  #\(episode.number)  \(episode.title)")) }
             case .episode(let id):
-                let state = try library.episode(id, asOf: bound)
+                let (state, updatedAt) = try library.episodeWithTime(id, asOf: bound)
                 if global.json { return session.printJSON(EpisodeAsOf(state: Self.name(state), episode: state.existing)) }
                 guard let episode = state.existing else { return Terminal.say("Episode \(id) did not exist yet at \(bound).") }
-                Terminal.say("episode at \(bound)" + (state.live == nil ? " (deleted)" : ""))
-                for line in EpisodeSheet.lines(episode, updatedAt: nil) { Terminal.say("  \(line)") }
+                // The same lines as `episode show`, under a line that says when.
+                let podcastName = try library.podcastState(episode.podcastID).existing?.name
+                Terminal.say(TerminalText(
+                    "episode \"\(podcastName ?? "?")/\(episode.number)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
+                for line in EpisodeSheet.lines(episode, podcastName: podcastName, updatedAt: updatedAt) { Terminal.say(line) }
             }
         }
     }
@@ -42,14 +43,6 @@ struct ShowCommand: ParsableCommand {
         case .active: "live"
         case .deleted: "deleted"
         }
-    }
-
-    static func podcastRows(_ podcast: Podcast) -> [(String, String)] {
-        [
-            ("name", podcast.name), ("description", podcast.description ?? "–"), ("created", podcast.createdAt.text),
-            ("artwork", podcast.artwork.map { "\($0.width)x\($0.height), \($0.blob.byteCount) bytes" } ?? "–"),
-            ("default overlay", podcast.defaultOverlay.map { "\($0.width)x\($0.height), \($0.blob.byteCount) bytes" } ?? "–"),
-        ]
     }
 }
 

@@ -2,8 +2,8 @@ import Episodic
 
 /// One episode as labelled lines for people.
 enum EpisodeSheet {
-    /// The episode as the read model has it now.
-    static func lines(_ detail: EpisodeDetail) -> [TerminalText] {
+    /// The episode as the read model has it now; `podcastName` as people know its podcast.
+    static func lines(_ detail: EpisodeDetail, podcastName: String?) -> [TerminalText] {
         let episode = Episode(
             id: detail.id, podcastID: detail.podcastID, title: detail.title, number: detail.number,
             description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
@@ -11,15 +11,15 @@ enum EpisodeSheet {
             subtitles: detail.subtitles, background: detail.background, overlay: detail.overlay, thumbnail: detail.thumbnail)
         var withWarnings = episode
         withWarnings.transcriptWarnings = detail.transcriptWarnings
-        return lines(withWarnings, updatedAt: detail.updatedAt)
+        return lines(withWarnings, podcastName: podcastName, updatedAt: detail.updatedAt)
     }
 
-    /// The episode as a fold of the log gives it; `updatedAt` is the read model's, when known.
-    static func lines(_ episode: Episode, updatedAt: Timestamp?) -> [TerminalText] {
-        let settings = episode.thumbnailSettings
+    /// The episode as a fold of the log gives it, or the read model (the same lines, so that `show` and
+    /// `episode show` agree); `updatedAt` is the time of its last event.
+    static func lines(_ episode: Episode, podcastName: String?, updatedAt: Timestamp?) -> [TerminalText] {
         var rows: [(String, String)] = [
             ("id", episode.id.description),
-            ("podcast", episode.podcastID.description),
+            ("podcast", podcastName.map { "\($0) (\(episode.podcastID.description.prefix(8)))" } ?? episode.podcastID.description),
             ("number", "\(episode.number)"),
             ("title", episode.title),
             ("description", episode.description ?? "–"),
@@ -32,18 +32,24 @@ enum EpisodeSheet {
             ("overlay", episode.overlay.map(image) ?? "–"),
             ("thumbnail", episode.thumbnail.map { "\($0.format.rawValue), " + image($0.image) } ?? "–"),
             ("thumbnail text", episode.effectiveThumbnailText),
-            ("font", "\(settings.fontName ?? "default bold") \(number(settings.fontSize)) pt, \(settings.fontColorHex)"
-                + (settings.outlineEnabled ? ", outline \(settings.outlineColorHex)" : ", no outline")),
-            ("text position", "\(number(settings.textPositionX)), \(number(settings.textPositionY)); padding "
-                + "\(number(settings.horizontalPadding)) x \(number(settings.verticalPadding)) px"),
-            ("canvas", "\(settings.canvasWidth)x\(settings.canvasHeight), \(settings.backgroundScaling.rawValue)"),
-        ]
+        ] + settingsRows(episode.thumbnailSettings)
         if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
         if episode.thumbnailOutdated { rows[12].1 += " (outdated: its inputs changed since)" }
         if !episode.transcriptWarnings.isEmpty {
             rows[8].1 += "\n" + episode.transcriptWarnings.map { "warning: \($0)" }.joined(separator: "\n")
         }
         return labelled(rows)
+    }
+
+    /// Thumbnail settings as rows: an episode's, or a podcast's defaults.
+    static func settingsRows(_ settings: ThumbnailSettings) -> [(String, String)] {
+        [
+            ("font", "\(settings.fontName ?? "default bold") \(number(settings.fontSize)) pt, \(settings.fontColorHex)"
+                + (settings.outlineEnabled ? ", outline \(settings.outlineColorHex)" : ", no outline")),
+            ("text position", "\(number(settings.textPositionX)), \(number(settings.textPositionY)); padding "
+                + "\(number(settings.horizontalPadding)) x \(number(settings.verticalPadding)) px"),
+            ("canvas", "\(settings.canvasWidth)x\(settings.canvasHeight), \(settings.backgroundScaling.rawValue)"),
+        ]
     }
 
     /// `label: value` lines, values aligned. A value of several lines (a description: LF, CR LF or CR)
@@ -59,7 +65,7 @@ enum EpisodeSheet {
     }
 
     private static func blob(_ ref: BlobRef) -> String { "\(ref.byteCount) bytes, sha256 \(ref.sha256.prefix(12))" }
-    private static func image(_ ref: ImageRef) -> String { "\(ref.width)x\(ref.height), " + blob(ref.blob) }
+    static func image(_ ref: ImageRef) -> String { "\(ref.width)x\(ref.height), " + blob(ref.blob) }
     /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)
     /// is printed as it is, never converted to an integer that cannot hold it.
     private static func number(_ value: Double) -> String {

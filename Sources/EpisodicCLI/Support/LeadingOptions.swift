@@ -43,7 +43,7 @@ enum LeadingOptions {
 
     /// The shared options at the start of `arguments`, as given, and the index of the first argument
     /// that is not one.
-    private static func options(leading arguments: [String]) -> (options: [String], end: Int) {
+    static func options(leading arguments: [String]) -> (options: [String], end: Int) {
         var options: [String] = []
         var index = 0
         while index < arguments.count {

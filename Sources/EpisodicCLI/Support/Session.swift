@@ -124,7 +124,7 @@ struct Session {
     /// line per command tried), else on stderr, naming the script's line as a parse error does.
     func printRefusal(_ failure: SubmitFailure, line: Int) {
         let status = ExitStatus(for: failure)
-        let message = Advice.message(for: failure, library: options.libraryPath)
+        let message = named(Advice.message(for: failure, library: options.libraryPath), status: status)
         if options.json {
             printJSON(RefusalRecord(
                 command: failure.name, index: failure.index, line: line, error: .init(kind: status.kind, message: message)))
@@ -178,9 +178,16 @@ struct Session {
         return encoder
     }()
 
-    /// Prints `error` on stderr.
+    /// A refusal's message with podcasts and episodes named as people know them. Only a refusal: the
+    /// library is sound then, and naming reads it (damage is reported as it was found).
+    private func named(_ message: String, status: ExitStatus) -> String {
+        guard status == .refused, let library = opened.library else { return message }
+        return library.namingIDs(in: message)
+    }
+
+    /// Prints `error` on stderr, podcasts and episodes named as people know them.
     func report(_ error: any Error, status: ExitStatus) {
-        let message = Advice.message(for: error, library: options.libraryPath)
+        let message = named(Advice.message(for: error, library: options.libraryPath), status: status)
         if options.json {
             let record = ErrorRecord(error: .init(kind: status.kind, message: message))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))

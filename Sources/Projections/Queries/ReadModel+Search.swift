@@ -9,6 +9,8 @@ public struct SearchHit: Equatable, Sendable {
     public var title: String
     /// Nil only if the read model holds no live podcast for the episode (it should).
     public var podcastName: String?
+    /// The episode's number, from the sidebar; nil only while that projector is behind the search's.
+    public var number: Int?
     /// The best matching passage of the title, description or transcript, on one line: matched words
     /// between `[` and `]`, cut ends marked `…`.
     public var snippet: String
@@ -39,9 +41,10 @@ extension ReadModel {
                 db,
                 sql: """
                     SELECT search_episodes.id, search_episodes.podcast_id, search_episodes.title, p.name AS podcast_name,
-                        snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
+                        e.number AS number, snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
                         bm25(search_episodes, 0, 0, 10, 4, 1) AS score
                     FROM search_episodes LEFT JOIN search_podcasts p ON p.id = search_episodes.podcast_id
+                        LEFT JOIN sidebar_episodes e ON e.id = search_episodes.id
                     WHERE search_episodes MATCH ?\(podcast == nil ? "" : " AND search_episodes.podcast_id = ?")
                     ORDER BY score, search_episodes.id
                     LIMIT ?
@@ -50,7 +53,8 @@ extension ReadModel {
             ).map { row in
                 SearchHit(
                     episodeID: try Decode.id(row["id"]), podcastID: try Decode.id(row["podcast_id"]), title: row["title"],
-                    podcastName: row["podcast_name"], snippet: Self.oneLine(row["passage"] ?? ""), rank: row["score"])
+                    podcastName: row["podcast_name"], number: row["number"], snippet: Self.oneLine(row["passage"] ?? ""),
+                    rank: row["score"])
             }
         }
     }

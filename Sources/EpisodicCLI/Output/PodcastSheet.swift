@@ -1,0 +1,14 @@
+import Episodic
+
+/// One podcast as labelled lines for people: `podcast show`, and `show` of a podcast.
+enum PodcastSheet {
+    /// The podcast, its number of live episodes, and the thumbnail settings new episodes start from.
+    static func lines(_ podcast: Podcast, episodes: Int) -> [TerminalText] {
+        EpisodeSheet.labelled([
+            ("id", podcast.id.description), ("name", podcast.name), ("description", podcast.description ?? "–"),
+            ("created", podcast.createdAt.text), ("episodes", "\(episodes)"),
+            ("artwork", podcast.artwork.map(EpisodeSheet.image) ?? "–"),
+            ("default overlay", podcast.defaultOverlay.map(EpisodeSheet.image) ?? "–"),
+        ] + EpisodeSheet.settingsRows(podcast.thumbnailDefaults).map { ("default " + $0.0, $0.1) })
+    }
+}

@@ -19,6 +19,7 @@ struct EpisodicTool: ParsableCommand {
               --json                 JSON for scripts (schemas/cli-output.md)
               -q, --quiet            no progress bar
               -v, --verbose          also the log's details: positions, event types, command ids
+              --utc                  times in UTC, not the local time zone ($TZ)
               --lock-timeout <s>     how long to wait for the lock (default 10)
               --actor <name>         who makes the change (commands that change)
 

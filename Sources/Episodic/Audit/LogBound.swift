@@ -7,12 +7,15 @@ public enum LogBound: Hashable, Sendable, CustomStringConvertible {
     case position(LogPosition)
     case time(Timestamp)
 
-    /// `1234` is a position; `2026-11-21`, `2026-11-21T18:30:00Z` or `2026-11-21T18:30:00.000Z` a time (UTC).
-    public init?(_ text: String) {
+    /// `1234` is a position; `2026-11-21`, `2026-11-21T18:30:00Z` or `2026-11-21T18:30:00.000Z` a time
+    /// (UTC); `now`, `today`, `yesterday`, a weekday (`monday`, `last friday`: its most recent start,
+    /// today's included) and `2 days ago` (seconds to weeks; `an hour ago`) are read as people mean them,
+    /// days starting at midnight in `timeZone`, counted back from `now`.
+    public init?(_ text: String, now: Timestamp, timeZone: TimeZone) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if let position = UInt64(trimmed) {
             self = .position(LogPosition(position))
-        } else if let time = Self.time(trimmed) {
+        } else if let time = Self.time(trimmed) ?? NaturalTime(trimmed, now: now, timeZone: timeZone)?.time {
             self = .time(time)
         } else {
             return nil

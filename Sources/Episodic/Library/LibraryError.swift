@@ -47,7 +47,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             "the subtitles of episode \(episode) were made by an earlier version of Episodic, which kept no speakers "
                 + "for WebVTT or JSON. Run `episodic transcript convert \(episode)` to make them again, then export."
         case .invalidTime(let text):
-            "\"\(text)\" is not a date or time. Write it as 2026-11-21, or 2026-11-21T18:30:00Z (UTC)."
+            "\"\(text)\" is not a date or time. Write it as 2026-11-21 or 2026-11-21T18:30:00Z (UTC), or as now, today, "
+                + "yesterday, a weekday (monday, last friday) or \"3 days ago\" (seconds to weeks)."
         case .blobUnreadable(let error):
             error.description
         case .alreadyShared(let path):

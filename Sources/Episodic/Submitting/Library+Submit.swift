@@ -26,31 +26,46 @@ extension Library {
     /// as a ``SubmitFailure``. Otherwise a refusal stops the batch, unless `keepGoing`; a failure that is
     /// not a refusal (a damaged log, a full disk) always stops it. `progress` hears how many commands
     /// are done.
+    ///
+    /// Each commit is stamped with `clock`'s time, kept strictly increasing within the batch. With
+    /// `timingCreations`, a creation is dated by that time too, rather than by the `at` it was given:
+    /// a script's lines then create things in the order they ran, as a list sorted newest first shows.
     public func submit(
         _ submissions: [Submission], actor: String, atomic: Bool = false, keepGoing: Bool = false,
-        clock: () -> Timestamp = { .now }, progress: ((Int) -> Void)? = nil
+        timingCreations: Bool = false, clock: () -> Timestamp = { .now }, progress: ((Int) -> Void)? = nil
     ) throws -> SubmitReport {
+        var last: Timestamp?
+        // Never the same millisecond twice, nor earlier: "newest first" has one answer.
+        func tick() -> Timestamp {
+            let now = clock()
+            let time = last.flatMap { now > $0 ? nil : Timestamp(rawValue: $0.rawValue + 1) } ?? now
+            last = time
+            return time
+        }
         let (results, readModelError) = try runWritePath { writer, workspace in
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
             commands: for (index, submission) in submissions.enumerated() {
                 var attempt = 1
+                let time = tick()
+                let submission = timingCreations ? submission.created(at: time) : submission
                 while true {
                     do {
                         let decision = try workspace.decide(submission)
                         let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
                         if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
-                        let changes = try workspace.changes(of: events)
+                        let before = try workspace.statesBefore(events)
                         let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
                         workspace.hold(blobs)
                         var outcome = SubmitOutcome(
                             name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
-                            warnings: decision.warnings, changes: changes)
+                            warnings: decision.warnings)
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {
-                            outcome.positions = try batch.append(to: writer, actor: actor, at: clock(), read: workspace.versions)
+                            outcome.positions = try batch.append(to: writer, actor: actor, at: time, read: workspace.versions)
                         }
+                        outcome.changes = try workspace.changes(of: events, from: before)
                         results.append(.success(outcome))
                     } catch is LogStoreRace where attempt < Self.decisionAttempts {
                         // A teammate's commit came first, and earlier commands of the batch are already
@@ -72,7 +87,7 @@ extension Library {
                 }
                 progress?(index + 1)
             }
-            if atomic, let appended = try batch.append(to: writer, actor: actor, at: clock(), read: workspace.versions) {
+            if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versions) {
                 // Positions were counted from the start of the commit; now the commit has its place.
                 let offset = appended.lowerBound.rawValue - 1
                 results = results.map { result in

@@ -41,6 +41,22 @@ public struct Submission: Sendable {
             blobs: [bytes])
     }
 
+    /// The same command, a creation made at `time` instead: for a script, whose commands each run at
+    /// their own time, so that what one creates is newer than what an earlier line created.
+    func created(at time: Timestamp) -> Submission {
+        var stamped = self
+        switch action {
+        case .podcast(let reference, .create(let id, let name, let description, _)):
+            stamped.action = .podcast(reference, .create(id: id, name: name, description: description, at: time))
+        case .createEpisode(let podcast, .create(let id, let title, let number, let description, let publishDate, _)):
+            stamped.action = .createEpisode(
+                in: podcast, .create(id: id, title: title, number: number, description: description, publishDate: publishDate, at: time))
+        default:
+            break
+        }
+        return stamped
+    }
+
     /// The command's name, as `episodic submit` takes it: `podcast.create`, `transcript.import`, ...
     public var name: String {
         switch action {

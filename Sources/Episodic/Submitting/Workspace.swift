@@ -153,30 +153,45 @@ final class Workspace {
 
     // MARK: Telling
 
-    /// What `events`, not yet applied, change in their entities: compared with the states as the batch
-    /// has left them, each touched entity folded alone (never a copy of the whole batch's states).
-    func changes(of events: [DomainEvent]) throws -> [HistoryEntry.Change] {
-        var podcastsBefore: [PodcastID: PodcastState] = [:], podcastsAfter: [PodcastID: PodcastState] = [:]
-        var episodesBefore: [EpisodeID: EpisodeState] = [:], episodesAfter: [EpisodeID: EpisodeState] = [:]
+    /// The states of the podcasts and episodes `events` touch, before they are applied: what
+    /// ``changes(of:from:)`` compares with, taken before the commit and read after it, so that telling
+    /// costs nothing while a commit races a teammate's.
+    func statesBefore(_ events: [DomainEvent]) throws -> TouchedStates {
+        var states = TouchedStates()
         for event in events {
             switch event.aggregate {
-            case .podcast(let id):
-                if podcastsBefore[id] == nil { podcastsBefore[id] = try podcast(id) }
-                podcastsAfter[id] = PodcastDecider.evolve(podcastsAfter[id] ?? podcastsBefore[id]!, event)
-            case .episode(let id):
-                if episodesBefore[id] == nil { episodesBefore[id] = try episode(id) }
-                episodesAfter[id] = EpisodeDecider.evolve(episodesAfter[id] ?? episodesBefore[id]!, event)
-            case .fonts:
-                break
+            case .podcast(let id): if states.podcasts[id] == nil { states.podcasts[id] = try podcast(id) }
+            case .episode(let id): if states.episodes[id] == nil { states.episodes[id] = try episode(id) }
+            case .fonts: break
+            }
+        }
+        return states
+    }
+
+    /// What `events` changed in their entities, from the states `before` them: each touched entity
+    /// folded alone, never a copy of the whole batch's states.
+    func changes(of events: [DomainEvent], from before: TouchedStates) throws -> [HistoryEntry.Change] {
+        var after = before
+        for event in events {
+            switch event.aggregate {
+            case .podcast(let id): after.podcasts[id] = PodcastDecider.evolve(after.podcasts[id] ?? .initial, event)
+            case .episode(let id): after.episodes[id] = EpisodeDecider.evolve(after.episodes[id] ?? .initial, event)
+            case .fonts: break
             }
         }
         let names = try podcastNames()
         return CommandChanges.of(
             events,
-            before: ({ podcastsBefore[$0] ?? .initial }, { episodesBefore[$0] ?? .initial }),
-            after: ({ podcastsAfter[$0] ?? .initial }, { episodesAfter[$0] ?? .initial })
+            before: ({ before.podcasts[$0] ?? .initial }, { before.episodes[$0] ?? .initial }),
+            after: ({ after.podcasts[$0] ?? .initial }, { after.episodes[$0] ?? .initial })
         ) { id in
-            podcastsAfter[id]?.existing?.name ?? names[id] ?? (try? self.podcast(id))?.existing?.name
+            after.podcasts[id]?.existing?.name ?? names[id] ?? (try? self.podcast(id))?.existing?.name
         }
     }
+}
+
+/// The podcasts and episodes a command touches, as they were before it.
+struct TouchedStates {
+    var podcasts: [PodcastID: PodcastState] = [:]
+    var episodes: [EpisodeID: EpisodeState] = [:]
 }

@@ -170,7 +170,7 @@ struct EpisodeCommands: ParsableCommand {
                 var table = Table(columns)
                 for episode in episodes {
                     table.append((all ? [names[episode.podcastID] ?? "–"] : []) + [
-                        "\(episode.number)", episode.title, episode.publishDate.map(Dates.day) ?? "",
+                        "\(episode.number)", episode.title, episode.publishDate.map(TimeText.calendarDay) ?? "",
                         Marks.mark(episode.hasTranscript), Marks.mark(episode.hasSRT, outdated: episode.srtOutdated),
                         Marks.mark(episode.hasThumbnail, outdated: episode.thumbnailOutdated),
                         String(episode.id.description.prefix(8)),
@@ -198,7 +198,7 @@ struct EpisodeCommands: ParsableCommand {
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
                 let podcastName = try library.podcastState(detail.podcastID).existing?.name
-                for line in EpisodeSheet.lines(detail, podcastName: podcastName) { Terminal.say(line) }
+                for line in EpisodeSheet.lines(detail, podcastName: podcastName, times: session.times) { Terminal.say(line) }
             }
         }
     }

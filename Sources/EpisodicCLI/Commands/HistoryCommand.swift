@@ -23,7 +23,7 @@ struct HistoryCommand: ParsableCommand {
                 let positions = entry.positions.lowerBound == entry.positions.upperBound
                     ? "\(entry.positions.lowerBound)" : "\(entry.positions.lowerBound)-\(entry.positions.upperBound)"
                 let undo = entry.undoes.map { ", undoing \($0.description.prefix(8))" } ?? ""
-                Terminal.say("\(entry.time.text)  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
+                Terminal.say("\(session.times.instant(entry.time))  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
                 for change in entry.changes {
                     if change.field == "existence" {
                         Terminal.say("    \(change.entity): \(change.after)")

@@ -21,7 +21,8 @@ struct LogCommands: ParsableCommand {
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
         @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
         @Option(help: "Only the events of this command: its id, or the start of it.") var command: String?
-        @Option(help: ArgumentHelp("From this position or time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
+        @Option(help: ArgumentHelp(
+            "From this position or time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, monday, \"2 days ago\").", valueName: "position|time"))
         var since: String?
         @Option(help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
         @Flag(help: "Keep watching, and print new events as they are appended (Ctrl-C stops).") var follow = false
@@ -52,15 +53,15 @@ struct LogCommands: ParsableCommand {
                 filter.types = Set(type)
                 filter.actors = Set(actors)
                 filter.command = try command.map { try library.resolve(CommandReference.text($0)) }
-                filter.since = try since.map(Self.bound)
-                filter.until = try until.map(Self.bound)
+                filter.since = try since.map { try Self.bound($0, session: session) }
+                filter.until = try until.map { try Self.bound($0, session: session) }
                 let print = { (logged: LoggedEvent) in
                     if raw {
                         Swift.print(logged.line)
                     } else if global.json {
                         Swift.print(Self.jsonLine(logged.line))
                     } else {
-                        Terminal.say(Self.line(logged))
+                        Terminal.say(Self.line(logged, times: session.times))
                     }
                     if follow { fflush(nil) }
                 }
@@ -84,13 +85,14 @@ struct LogCommands: ParsableCommand {
             }
         }
 
-        /// A position or a time. Text that reads as a number but is no position (`-1`, `1e18`, `nan`) is a
-        /// usage error that gives the range; anything else is taken for a time that could not be read.
-        static func bound(_ text: String) throws -> LogBound {
-            if let bound = LogBound(text) { return bound }
+        /// A position or a time (`yesterday`, `2 days ago` and weekdays in the local zone, or UTC with
+        /// `--utc`). Text that reads as a number but is no position (`-1`, `1e18`, `nan`) is a usage
+        /// error that gives the range; anything else is taken for a time that could not be read.
+        static func bound(_ text: String, session: Session) throws -> LogBound {
+            if let bound = LogBound(text, now: session.now, timeZone: session.times.zone) { return bound }
             if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
                 throw ValidationError("\"\(text)\" is not a log position: give a whole number from 0 to \(UInt64.max), "
-                    + "or a time (2026-11-21, 2026-11-21T18:30:00Z).")
+                    + "or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, monday, 2 days ago).")
             }
             throw LibraryError.invalidTime(text)
         }
@@ -104,13 +106,13 @@ struct LogCommands: ParsableCommand {
         }
 
         /// One event on one line, its columns aligned whatever the log's length (and measured escaped).
-        static func line(_ logged: LoggedEvent) -> TerminalText {
+        static func line(_ logged: LoggedEvent, times: TimeText) -> TerminalText {
             let record = logged.record
             let stream = record.stream.rawValue
             let kind = stream.prefix { $0 != "-" }
             let shortStream = kind + " " + stream.dropFirst(kind.count + 1).prefix(8)
             let undoes = record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? ""
-            return "\(TerminalText(String(record.position.rawValue)).padded(to: 7, right: true))  \(record.timestamp.text)  "
+            return "\(TerminalText(String(record.position.rawValue)).padded(to: 7, right: true))  \(times.instant(record.timestamp))  "
                 + "\(TerminalText(record.actor).padded(to: 10))  \(record.commandID.description.prefix(8))  "
                 + "\(TerminalText(shortStream).padded(to: 16))  \(TerminalText(record.type).padded(to: 31))  \(undoes + logged.summary)"
         }

@@ -143,22 +143,25 @@ struct PodcastCommands: ParsableCommand {
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "list", abstract: "List podcasts, newest first.")
+            commandName: "list", abstract: "List podcasts, newest first.",
+            discussion: "CREATED is the day in the local time zone, whose offset the heading gives; --utc for UTC.")
         @OptionGroup var global: GlobalOptions
+        @Option(help: ArgumentHelp("The order: created (newest first), name, or episodes (most first).", valueName: "order"))
+        var sort: PodcastOrder = .created
 
         func run() throws {
             try Session.run(global) { session in
-                let podcasts = try session.library().podcasts()
+                let podcasts = sort.sorted(try session.library().podcasts())
                 if global.json { return session.printJSON(podcasts.map(PodcastRecord.init)) }
                 var table = Table([
                     .init(title: "ID"), .init(title: "NAME", flexible: true), .init(title: "EPISODES", alignRight: true),
                     .init(title: "NO TRANSCRIPT", alignRight: true), .init(title: "NO THUMBNAIL", alignRight: true),
-                    .init(title: "CREATED"),
+                    .init(title: "CREATED (\(session.times.marker(at: session.now)))"),
                 ])
                 for podcast in podcasts {
                     table.append([
                         String(podcast.id.description.prefix(8)), podcast.name, "\(podcast.episodeCount)",
-                        "\(podcast.missingTranscriptCount)", "\(podcast.missingThumbnailCount)", Dates.day(podcast.createdAt),
+                        "\(podcast.missingTranscriptCount)", "\(podcast.missingThumbnailCount)", session.times.day(podcast.createdAt),
                     ])
                 }
                 session.printTable(table, empty: "No podcasts yet. Create one with `episodic podcast create <name>`.")
@@ -186,7 +189,7 @@ struct PodcastCommands: ParsableCommand {
                 let podcast = try library.podcastState(id).requireLive()
                 let episodes = try library.podcasts().first { $0.id == id }?.episodeCount ?? 0
                 if global.json { return session.printJSON(PodcastShowRecord(podcast: podcast, episodeCount: episodes)) }
-                for line in PodcastSheet.lines(podcast, episodes: episodes) { Terminal.say(line) }
+                for line in PodcastSheet.lines(podcast, episodes: episodes, times: session.times) { Terminal.say(line) }
             }
         }
     }
@@ -197,4 +200,18 @@ struct PodcastCommands: ParsableCommand {
 private struct PodcastShowRecord: Encodable {
     var podcast: Podcast
     var episodeCount: Int
+}
+
+/// The orders `podcast list --sort` offers; the read model gives podcasts newest first, and a library
+/// holds few enough podcasts to sort them here.
+enum PodcastOrder: String, ExpressibleByArgument, CaseIterable {
+    case created, name, episodes
+
+    func sorted(_ podcasts: [PodcastSummary]) -> [PodcastSummary] {
+        switch self {
+        case .created: podcasts
+        case .name: podcasts.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+        case .episodes: podcasts.enumerated().sorted { ($0.element.episodeCount, -$0.offset) > ($1.element.episodeCount, -$1.offset) }.map(\.element)
+        }
+    }
 }

@@ -9,20 +9,20 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
     var target: String
-    @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
+    @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, \"2 hours ago\").", valueName: "position|time"))
     var asOf: String?
 
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
-            let bound = try asOf.map(LogCommands.List.bound) ?? .position(library.head)
+            let bound = try asOf.map { try LogCommands.List.bound($0, session: session) } ?? .position(library.head)
             switch try library.resolveEntity(target) {
             case .podcast(let id):
                 let (state, episodes) = try library.podcast(id, asOf: bound)
                 if global.json { return session.printJSON(PodcastAsOf(state: Self.name(state), podcast: state.existing, episodes: episodes)) }
                 guard let podcast = state.existing else { return Terminal.say("Podcast \(id) did not exist yet at \(bound).") }
                 Terminal.say(TerminalText("podcast \"\(podcast.name)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
-                for line in PodcastSheet.lines(podcast, episodes: episodes.count) { Terminal.say(line) }
+                for line in PodcastSheet.lines(podcast, episodes: episodes.count, times: session.times) { Terminal.say(line) }
                 for episode in episodes { Terminal.say(TerminalText("  #\(episode.number)  \(episode.title)")) }
             case .episode(let id):
                 let (state, updatedAt) = try library.episodeWithTime(id, asOf: bound)
@@ -32,7 +32,7 @@ struct ShowCommand: ParsableCommand {
                 let podcastName = try library.podcastState(episode.podcastID).existing?.name
                 Terminal.say(TerminalText(
                     "episode \"\(podcastName ?? "?")/\(episode.number)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
-                for line in EpisodeSheet.lines(episode, podcastName: podcastName, updatedAt: updatedAt) { Terminal.say(line) }
+                for line in EpisodeSheet.lines(episode, podcastName: podcastName, updatedAt: updatedAt, times: session.times) { Terminal.say(line) }
             }
         }
     }

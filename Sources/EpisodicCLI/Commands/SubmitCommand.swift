@@ -35,7 +35,7 @@ struct SubmitCommand: ParsableCommand {
             let report: SubmitReport
             do {
                 report = try library.submit(
-                    submissions, actor: session.actor, atomic: atomic, keepGoing: keepGoing,
+                    submissions, actor: session.actor, atomic: atomic, keepGoing: keepGoing, timingCreations: true,
                     progress: { bar.update(done: $0, of: submissions.count, unit: "commands") })
             } catch let failure as SubmitFailure {
                 bar.finish()

@@ -56,7 +56,7 @@ struct UndoCommand: ParsableCommand {
         let described = plan.described
         let verb = if case .redo = target { dryRun ? "Would redo" : "Redid" } else { dryRun ? "Would undo" : "Undid" }
         let by = "command \(described.commandID.description.prefix(8)) by \(described.actor), "
-            + RelativeTime.text(described.time, now: session.now)
+            + RelativeTime.text(described.time, now: session.now, times: session.times)
         Terminal.say(TerminalText("\(verb): \(described.sentence) (\(by))"))
         if let outcome, session.options.verbose {
             session.printOutcome(outcome)

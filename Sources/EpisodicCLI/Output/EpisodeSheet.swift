@@ -3,7 +3,7 @@ import Episodic
 /// One episode as labelled lines for people.
 enum EpisodeSheet {
     /// The episode as the read model has it now; `podcastName` as people know its podcast.
-    static func lines(_ detail: EpisodeDetail, podcastName: String?) -> [TerminalText] {
+    static func lines(_ detail: EpisodeDetail, podcastName: String?, times: TimeText) -> [TerminalText] {
         let episode = Episode(
             id: detail.id, podcastID: detail.podcastID, title: detail.title, number: detail.number,
             description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
@@ -11,21 +11,21 @@ enum EpisodeSheet {
             subtitles: detail.subtitles, background: detail.background, overlay: detail.overlay, thumbnail: detail.thumbnail)
         var withWarnings = episode
         withWarnings.transcriptWarnings = detail.transcriptWarnings
-        return lines(withWarnings, podcastName: podcastName, updatedAt: detail.updatedAt)
+        return lines(withWarnings, podcastName: podcastName, updatedAt: detail.updatedAt, times: times)
     }
 
     /// The episode as a fold of the log gives it, or the read model (the same lines, so that `show` and
     /// `episode show` agree); `updatedAt` is the time of its last event.
-    static func lines(_ episode: Episode, podcastName: String?, updatedAt: Timestamp?) -> [TerminalText] {
+    static func lines(_ episode: Episode, podcastName: String?, updatedAt: Timestamp?, times: TimeText) -> [TerminalText] {
         var rows: [(String, String)] = [
             ("id", episode.id.description),
             ("podcast", podcastName.map { "\($0) (\(episode.podcastID.description.prefix(8)))" } ?? episode.podcastID.description),
             ("number", "\(episode.number)"),
             ("title", episode.title),
             ("description", episode.description ?? "–"),
-            ("published", episode.publishDate?.text ?? "–"),
-            ("created", episode.createdAt.text),
-            ("updated", updatedAt?.text ?? "–"),
+            ("published", episode.publishDate.map(TimeText.calendarDay) ?? "–"),
+            ("created", times.instant(episode.createdAt)),
+            ("updated", updatedAt.map(times.instant) ?? "–"),
             ("transcript", episode.transcript.map(blob) ?? "–"),
             ("subtitles", episode.subtitles.map { "\($0.cueCount) cues, " + blob($0.blob) } ?? "–"),
             ("background", episode.background.map(image) ?? "–"),

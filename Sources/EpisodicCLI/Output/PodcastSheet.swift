@@ -3,10 +3,10 @@ import Episodic
 /// One podcast as labelled lines for people: `podcast show`, and `show` of a podcast.
 enum PodcastSheet {
     /// The podcast, its number of live episodes, and the thumbnail settings new episodes start from.
-    static func lines(_ podcast: Podcast, episodes: Int) -> [TerminalText] {
+    static func lines(_ podcast: Podcast, episodes: Int, times: TimeText) -> [TerminalText] {
         EpisodeSheet.labelled([
             ("id", podcast.id.description), ("name", podcast.name), ("description", podcast.description ?? "–"),
-            ("created", podcast.createdAt.text), ("episodes", "\(episodes)"),
+            ("created", times.instant(podcast.createdAt)), ("episodes", "\(episodes)"),
             ("artwork", podcast.artwork.map(EpisodeSheet.image) ?? "–"),
             ("default overlay", podcast.defaultOverlay.map(EpisodeSheet.image) ?? "–"),
         ] + EpisodeSheet.settingsRows(podcast.thumbnailDefaults).map { ("default " + $0.0, $0.1) })

@@ -15,6 +15,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Also say what the log recorded: positions, event types, command ids.")
     var verbose = false
 
+    @Flag(help: "Print times in UTC rather than in the local time zone ($TZ). --json is always UTC.")
+    var utc = false
+
     @Option(
         help: ArgumentHelp("How long to wait for another command that holds the library's lock, 0 to 86400.", valueName: "seconds"),
         transform: NumberArgument.decimal(lockTimeouts, "seconds"))

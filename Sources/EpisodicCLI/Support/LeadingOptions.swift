@@ -7,7 +7,7 @@ import ArgumentParser
 enum LeadingOptions {
     /// Options that take a value, and flags.
     static let valued: Set<String> = ["--library", "--actor", "--lock-timeout"]
-    static let flags: Set<String> = ["--json", "--quiet", "-q", "--verbose", "-v"]
+    static let flags: Set<String> = ["--json", "--quiet", "-q", "--verbose", "-v", "--utc"]
 
     /// `arguments` (without the program's name) with leading shared options moved after the
     /// subcommand path; unchanged when none lead, or when nothing follows them.

@@ -11,6 +11,8 @@ struct Session {
     let actor: String
     /// The time of this invocation: what a create records, and the time of its commit.
     let now = Timestamp.now
+    /// How times are printed for people (`--utc`).
+    var times: TimeText { TimeText(utc: options.utc) }
     /// The library as this invocation opened it, for what is said after the command (a recovery).
     private let opened = Opened()
 

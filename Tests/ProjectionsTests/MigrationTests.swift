@@ -55,6 +55,9 @@ struct MigrationTests {
         #expect(reported.last?.done == studio.log.head.rawValue)
         #expect(reported.last?.total == studio.log.head.rawValue)
         #expect(reported.count > 2)
+        // It only ever went up, and reached the end only once the last rows were written.
+        #expect(zip(reported, reported.dropFirst()).allSatisfy { $0.done <= $1.done })
+        #expect(reported.dropLast().allSatisfy { $0.done < $0.total })
         // The old generation stayed readable through the swap, for whoever had it open.
         #expect(try oldReader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes") } == rows["sidebar_episodes"]?.count)
         // And the previous build's instance follows the link on its next use.

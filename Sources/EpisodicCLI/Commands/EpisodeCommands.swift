@@ -162,11 +162,15 @@ struct EpisodeCommands: ParsableCommand {
                     episodes = Array(every.dropFirst(offset).prefix(limit ?? .max))
                 }
                 if global.json { return session.printJSON(episodes.map(EpisodeSummaryRecord.init)) }
+                // On a narrow terminal the marks take short headings, then the id, the date and the
+                // marks are left out, before the title is cut.
                 var columns: [Table.Column] = [
-                    .init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "PUBLISHED"),
-                    .init(title: "TRANSCRIPT"), .init(title: "SRT"), .init(title: "THUMBNAIL"), .init(title: "ID"),
+                    .init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true),
+                    .init(title: "PUBLISHED", dropOrder: 1), .init(title: "TRANSCRIPT", short: "TR", dropOrder: 2),
+                    .init(title: "SRT", dropOrder: 3), .init(title: "THUMBNAIL", short: "TH", dropOrder: 2),
+                    .init(title: "ID", dropOrder: 0),
                 ]
-                if all { columns.insert(.init(title: "PODCAST"), at: 0) }
+                if all { columns.insert(.init(title: "PODCAST", flexible: true), at: 0) }
                 var table = Table(columns)
                 for episode in episodes {
                     table.append((all ? [names[episode.podcastID] ?? "–"] : []) + [
@@ -177,7 +181,7 @@ struct EpisodeCommands: ParsableCommand {
                     ])
                 }
                 session.printTable(table, empty: "No episodes match.")
-                if !episodes.isEmpty { Terminal.say(Marks.legend) }
+                if !episodes.isEmpty { Terminal.say(Marks.legend(width: Terminal.width)) }
             }
         }
     }

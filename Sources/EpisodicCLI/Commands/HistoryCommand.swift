@@ -19,16 +19,19 @@ struct HistoryCommand: ParsableCommand {
             }
             if global.json { return session.printJSON(entries.map(HistoryRecord.init)) }
             guard !entries.isEmpty else { return Terminal.say("No history: nothing in the log touched \(target).") }
+            // Each line fitted to the terminal's width, as tables are; --json has them whole.
+            let width = Terminal.width
+            func say(_ line: TerminalText) { Terminal.say(width.map { line.cut(to: $0) } ?? line) }
             for entry in entries {
                 let positions = entry.positions.lowerBound == entry.positions.upperBound
                     ? "\(entry.positions.lowerBound)" : "\(entry.positions.lowerBound)-\(entry.positions.upperBound)"
                 let undo = entry.undoes.map { ", undoing \($0.description.prefix(8))" } ?? ""
-                Terminal.say("\(session.times.instant(entry.time))  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
+                say("\(session.times.instant(entry.time))  \(entry.actor)  command \(entry.commandID.description.prefix(8))\(undo)  (position \(positions))")
                 for change in entry.changes {
                     if change.field == "existence" {
-                        Terminal.say("    \(change.entity): \(change.after)")
+                        say("    \(change.entity): \(change.after)")
                     } else {
-                        Terminal.say("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
+                        say("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
                     }
                 }
             }

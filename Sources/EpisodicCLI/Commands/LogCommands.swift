@@ -32,6 +32,8 @@ struct LogCommands: ParsableCommand {
         @Flag(help: "Newest first.") var reverse = false
         @Flag(help: "Print each event's envelope exactly as the log stores it (its command id under `command`).")
         var raw = false
+        @Flag(help: "Print to the terminal directly, not through $PAGER (or less, opened at the newest events).")
+        var noPager = false
 
         func validate() throws {
             if follow && reverse { throw ValidationError("--follow prints events as they come, oldest first; leave out --reverse.") }
@@ -43,6 +45,10 @@ struct LogCommands: ParsableCommand {
         func run() throws {
             try Session.run(global) { session in
                 let library = try session.library()
+                // Lines fitted to the terminal's width, as tables are (measured before a pager takes stdout).
+                let width = Terminal.width
+                let pager = Pager.start(unless: noPager || follow || global.json || raw)
+                defer { pager?.finish() }
                 var filter = LogFilter()
                 filter.podcast = try podcast.map { try library.resolve(PodcastReference.text($0)) }
                 filter.episode = try episode.map { try library.resolve(EpisodeReference.text($0)) }
@@ -61,7 +67,8 @@ struct LogCommands: ParsableCommand {
                     } else if global.json {
                         Swift.print(Self.jsonLine(logged.line))
                     } else {
-                        Terminal.say(Self.line(logged, times: session.times))
+                        let line = Self.line(logged, times: session.times)
+                        Terminal.say(width.map { line.cut(to: $0) } ?? line)
                     }
                     if follow { fflush(nil) }
                 }

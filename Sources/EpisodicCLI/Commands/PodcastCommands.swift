@@ -154,9 +154,11 @@ struct PodcastCommands: ParsableCommand {
                 let podcasts = sort.sorted(try session.library().podcasts())
                 if global.json { return session.printJSON(podcasts.map(PodcastRecord.init)) }
                 var table = Table([
-                    .init(title: "ID"), .init(title: "NAME", flexible: true), .init(title: "EPISODES", alignRight: true),
-                    .init(title: "NO TRANSCRIPT", alignRight: true), .init(title: "NO THUMBNAIL", alignRight: true),
-                    .init(title: "CREATED (\(session.times.marker(at: session.now)))"),
+                    .init(title: "ID", dropOrder: 0), .init(title: "NAME", flexible: true),
+                    .init(title: "EPISODES", alignRight: true, short: "EPS"),
+                    .init(title: "NO TRANSCRIPT", alignRight: true, short: "NO TR", dropOrder: 2),
+                    .init(title: "NO THUMBNAIL", alignRight: true, short: "NO TH", dropOrder: 2),
+                    .init(title: "CREATED (\(session.times.marker(at: session.now)))", short: "CREATED", dropOrder: 1),
                 ])
                 for podcast in podcasts {
                     table.append([

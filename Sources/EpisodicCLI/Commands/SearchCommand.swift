@@ -22,8 +22,9 @@ struct SearchCommand: ParsableCommand {
             let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
             var table = Table(
-                [.init(title: "EPISODE"), .init(title: "TITLE"), .init(title: "MATCH", flexible: true)]
-                    + (global.verbose ? [.init(title: "ID")] : []))
+                // The match is what a search answers: never left out. The title goes first on a narrow terminal.
+                [.init(title: "EPISODE", flexible: true), .init(title: "TITLE", flexible: true, dropOrder: 1), .init(title: "MATCH", flexible: true, answer: true)]
+                    + (global.verbose ? [.init(title: "ID", dropOrder: 0)] : []))
             for hit in hits {
                 // As people name an episode, and type it back: <podcast>/<number>.
                 let name = hit.number.map { "\(hit.podcastName ?? hit.podcastID.description)/\($0)" }

@@ -5,6 +5,10 @@ enum Marks {
         present ? (outdated ? "!" : "✓") : "–"
     }
 
-    static let legend: TerminalText = "✓ present   ! outdated (made from inputs that changed since)   – missing"
-
+    /// What the marks mean, in as many words as `width` allows (nil: no limit).
+    static func legend(width: Int?) -> TerminalText {
+        let full: TerminalText = "✓ present   ! outdated (made from inputs that changed since)   – missing"
+        guard let width, full.width > width else { return full }
+        return "✓ present  ! outdated  – missing"
+    }
 }

@@ -7,6 +7,7 @@ final class ProgressBar {
     private let label: String
     private let enabled: Bool
     private var lastDraw = ContinuousClock.now - .seconds(1)
+    private let started = ContinuousClock.now
     private var drawn = false
 
     init(_ label: String, quiet: Bool) {
@@ -20,9 +21,12 @@ final class ProgressBar {
         draw(progress.fraction, "\(progress.done)/\(progress.total) events, \(Int(progress.rate))/s\(left)")
     }
 
-    /// Items of a known count.
+    /// Items of a known count, with their rate and the time left at it.
     func update(done: Int, of total: Int, unit: String) {
-        draw(total == 0 ? 1 : Double(done) / Double(total), "\(done)/\(total) \(unit)")
+        let seconds = (ContinuousClock.now - started).seconds
+        let rate = seconds > 0 ? Double(done) / seconds : 0
+        let left = rate > 0 ? String(format: ", %.0f s left", (Double(total - done) / rate).rounded(.up)) : ""
+        draw(total == 0 ? 1 : Double(done) / Double(total), "\(done)/\(total) \(unit), \(Int(rate))/s\(left)")
     }
 
     private func draw(_ fraction: Double, _ detail: String) {
@@ -30,10 +34,15 @@ final class ProgressBar {
         let now = ContinuousClock.now
         guard now - lastDraw >= .milliseconds(100) || fraction >= 1 else { return }
         lastDraw = now
-        let cells = 24
-        let full = Int((fraction * Double(cells)).rounded(.down))
-        let bar = String(repeating: "█", count: full) + String(repeating: "░", count: cells - full)
-        FileHandle.standardError.write(Data("\r\u{1B}[2K\(label) \(bar) \(Int(fraction * 100))% \(detail)".utf8))
+        // The bar gives up cells before the rate and the time left are cut, and goes on a narrow
+        // terminal; the line never wraps, or it could not be redrawn in place or cleared.
+        let width = max(Terminal.errorWidth - 1, 10)
+        let percent = "\(Int(fraction * 100))%"
+        let cells = min(24, width - label.count - percent.count - detail.count - 3)
+        let full = Int((fraction * Double(max(cells, 0))).rounded(.down))
+        let bar = cells >= 4 ? " " + String(repeating: "█", count: full) + String(repeating: "░", count: cells - full) : ""
+        let line = TerminalText("\(label)\(bar) \(percent) \(detail)").cut(to: width)
+        FileHandle.standardError.write(Data("\r\u{1B}[2K\(line)".utf8))
         drawn = true
     }
 

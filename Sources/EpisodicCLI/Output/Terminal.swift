@@ -13,6 +13,13 @@ enum Terminal {
         return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
+    /// Columns on stderr's terminal, where progress bars are drawn (80 when it cannot say).
+    static var errorWidth: Int {
+        var size = winsize()
+        if ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        return 80
+    }
+
     /// Prints one line for people on stdout; what it quotes was escaped when it was made.
     static func say(_ line: TerminalText) {
         print(line.description)

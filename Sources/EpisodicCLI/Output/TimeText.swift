@@ -26,8 +26,7 @@ struct TimeText {
     /// The zone's offset at `time` (`+01:00`), or `UTC`: a marker for a column of days.
     func marker(at time: Timestamp) -> String {
         let seconds = zone.secondsFromGMT(for: time.date)
-        guard seconds != 0 || zone.identifier == "UTC" || zone.identifier == "GMT" else { return "+00:00" }
-        if seconds == 0 { return "UTC" }
+        if seconds == 0 && ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"].contains(zone.identifier) { return "UTC" }
         let minutes = abs(seconds) / 60
         return (seconds < 0 ? "-" : "+") + String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }

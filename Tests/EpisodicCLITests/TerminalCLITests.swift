@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// What people see on a terminal: a pager for the log, and nothing wider than the terminal. The
+/// command runs on a real pseudo-terminal (`script`), of the width set with `stty`.
+@Suite("On a terminal: the log's pager, and output that fits 60 columns")
+struct TerminalCLITests {
+    /// Runs `episodic arguments...` with stdout on a terminal `columns` wide; its output, lines
+    /// without the terminal's carriage returns.
+    private static func onTerminal(_ cli: CLI, columns: Int, _ arguments: [String], environment: [String: String] = [:]) throws -> [String] {
+        try raw(cli, columns: columns, arguments, environment: environment).replacingOccurrences(of: "\r", with: "")
+            .split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty }
+    }
+
+    /// What the terminal received, stdout and stderr, as it came.
+    private static func raw(_ cli: CLI, columns: Int, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let quoted = ([CLI.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "stty cols \(columns) rows 50; exec \(quoted.joined(separator: " "))", "/dev/null"]
+        process.environment = cli.environment.merging(environment) { $1 }.merging(["PATH": "/usr/bin:/bin", "TERM": "dumb"]) { old, _ in old }
+        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(arguments): \(String(decoding: data, as: UTF8.self))")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func library() throws -> CLI {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "The Extremely Long Named Late Night Radio Programme")
+        for title in ["An Episode Whose Title Goes On And On Past Any Narrow Terminal", "Short"] {
+            try cli.must("episode", "create", "The Extremely Long Named Late Night Radio Programme", title)
+        }
+        try cli.must("transcript", "import", "The Extremely Long Named Late Night Radio Programme/2", Fixtures.transcripts + "/zencastr-excerpt.txt")
+        return cli
+    }
+
+    @Test("log goes through $PAGER on a terminal, not with --no-pager, --json or a pipe")
+    func pager() throws {
+        let cli = try Self.library()
+        let paged = try Self.onTerminal(cli, columns: 200, ["log"], environment: ["PAGER": "sed s/^/paged:/"])
+        #expect(paged.count == 4 && paged.allSatisfy { $0.hasPrefix("paged:") }, "\(paged)")
+        let direct = try Self.onTerminal(cli, columns: 200, ["log", "--no-pager"], environment: ["PAGER": "sed s/^/paged:/"])
+        #expect(direct.count == 4 && !direct.contains { $0.hasPrefix("paged:") })
+        #expect(try Self.onTerminal(cli, columns: 200, ["log", "--json"], environment: ["PAGER": "sed s/^/paged:/"]).allSatisfy { $0.hasPrefix("{") })
+        let piped = try cli.run(["log"], environment: ["PAGER": "sed s/^/paged:/"])
+        #expect(piped.out.split(separator: "\n").count == 4 && !piped.out.contains("paged:"))
+    }
+
+    @Test("At 60 columns no line is wider: tables drop the id and dates before cutting titles; the match stays")
+    func narrow() throws {
+        let cli = try Self.library()
+        let noPager = ["PAGER": "cat"]
+        for arguments in [
+            ["log"], ["podcast", "list"], ["episode", "list", "The Extremely Long Named Late Night Radio Programme"],
+            ["episode", "list", "--all"], ["search", "welcome"], ["history", "The Extremely Long Named Late Night Radio Programme"],
+        ] {
+            let lines = try Self.onTerminal(cli, columns: 60, arguments, environment: noPager)
+            #expect(!lines.isEmpty)
+            for line in lines { #expect(line.count <= 60, "\(arguments): \(line)") }
+        }
+        let list = try Self.onTerminal(cli, columns: 60, ["episode", "list", "The Extremely Long Named Late Night Radio Programme"])
+        #expect(list[0].hasPrefix("#  TITLE") && !list[0].contains("ID") && list[0].contains("TR"), "\(list[0])")
+        #expect(list[1].contains("Short") && list[1].contains("✓"), "marks kept: \(list[1])")
+        #expect(list[2].contains("An Episode Whose Title") && list[2].contains("…"), "the title cut: \(list[2])")
+        let search = try Self.onTerminal(cli, columns: 60, ["search", "welcome"])
+        #expect(search[0].contains("MATCH") && search[1].contains("[Welcome]"), "\(search)")
+        // Wide enough, nothing is left out.
+        #expect(try Self.onTerminal(cli, columns: 200, ["episode", "list", "--all"])[0].hasSuffix("ID"))
+    }
+
+    @Test("A progress bar fits the terminal, tells its rate and time left, and clears its line when done")
+    func progressBar() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Night Shift")
+        let lines = (1...400).map { #"{"command":"episode.create","podcast":"Night Shift","title":"Episode \#($0)"}"# }
+        let script = try cli.write(lines.joined(separator: "\n"), to: "script.jsonl")
+        let output = try Self.raw(cli, columns: 60, ["submit", script])
+        let drawn = output.components(separatedBy: "\r\u{1B}[2K").dropFirst()
+        #expect(!drawn.isEmpty, "a bar was drawn")
+        let bars = drawn.filter { $0.hasPrefix("submitting") }
+        #expect(!bars.isEmpty && bars.allSatisfy { $0.count < 60 && $0.contains("/s") }, "\(bars)")
+        // Cleared before the results are printed: the last clearing comes right before them.
+        #expect(drawn.last?.hasPrefix("Created episode") == true, "\(drawn.last ?? "")")
+    }
+}

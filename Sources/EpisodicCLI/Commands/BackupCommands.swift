@@ -49,25 +49,6 @@ struct RestoreCommand: ParsableCommand {
     }
 }
 
-/// Counts as a sentence says them.
-enum Amount {
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
-    static func events(_ n: UInt64) -> String { "\(n) event\(n == 1 ? "" : "s")" }
-
-    static func bytes(_ n: UInt64) -> String {
-        guard n >= 1024 else { return "\(n) bytes" }
-        let units = ["KiB", "MiB", "GiB", "TiB"]
-        var value = Double(n) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f", value) + " \(units[unit]) (\(n) bytes)"
-    }
-}
-
 private struct BackupRecord: Encodable {
     var archive: String
     var head: UInt64

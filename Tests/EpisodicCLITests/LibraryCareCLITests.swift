@@ -200,6 +200,28 @@ struct LibraryCareCLITests {
         return String(lines.first { $0.hasPrefix("chain:") } ?? "")
     }
 
+    @Test("log compact is a writer: it sets aside a torn tail first, and says so; a held lock makes it wait, then exit 75")
+    func asAWriter() throws {
+        let cli = try library()
+        let segment = cli.library + "/log/00000001.seg"
+        let clean = try #require(FileManager.default.contents(atPath: segment))
+        let handle = try #require(FileHandle(forWritingAtPath: segment))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data([0x04, 0x22, 0x4D, 0x18, 0x64, 0x40]))  // a frame's start, cut short
+        try handle.close()
+        let run = try cli.run("log", "compact")
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("set aside 6 bytes"), "\(run.err)")
+        #expect(FileManager.default.contents(atPath: segment) == clean)
+
+        let fd = open(cli.library + "/LOCK", O_RDWR)
+        defer { close(fd) }
+        #expect(flock(fd, LOCK_EX) == 0)
+        let blocked = try cli.run("log", "compact", "--lock-timeout", "0.2")
+        #expect(blocked.status == 75, "\(blocked.err)")
+        #expect(blocked.err.contains("locked"), "\(blocked.err)")
+    }
+
     @Test("log compact refuses a level outside 3 to 12 as a usage error, before touching the library")
     func levels() throws {
         let cli = try library()

@@ -31,6 +31,7 @@ struct EpisodicTool: ParsableCommand {
             InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
             LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, RedoCommand.self, BackupCommand.self, RestoreCommand.self,
+            InfoCommand.self,
         ]
     )
 

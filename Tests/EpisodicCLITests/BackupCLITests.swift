@@ -83,6 +83,28 @@ struct BackupCLITests {
         }
     }
 
+    @Test("a backup is noted in the library's LAST-BACKUP file, outside the log, naming the archive by its absolute path")
+    func noted() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Noted")
+        let log = try LibraryFiles.segments(cli.library)
+        #expect(!FileManager.default.fileExists(atPath: cli.library + "/LAST-BACKUP"))
+        let started = Date()
+        try cli.must("backup", "noted.tar")
+        let data = try #require(FileManager.default.contents(atPath: cli.library + "/LAST-BACKUP"))
+        let note = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(note["archive"] as? String == cli.folder + "/noted.tar")
+        #expect(note["head"] as? Int == 1)
+        #expect(note["bytes"] as? Int == (try FileManager.default.attributesOfItem(atPath: cli.folder + "/noted.tar")[.size] as? Int))
+        let time = try #require((note["time"] as? String).flatMap(Timestamp.init(text:)))
+        #expect(abs(time.date.timeIntervalSince(started)) < 60)
+        #expect(try LibraryFiles.segments(cli.library) == log)
+        // The note is the library's, not the log's: a backup does not carry it.
+        let listing = try Self.tar(["tf", cli.folder + "/noted.tar"]).split(separator: "\n")
+        #expect(!listing.contains("LAST-BACKUP"), "\(listing)")
+    }
+
     @Test("`tar xf` of a backup into an empty folder gives a library that verifies")
     func extractWithTar() throws {
         let cli = CLI()

@@ -9,7 +9,7 @@ struct ReadOnlyLibraryTests {
     static func readCommands(podcast: String) -> [[String]] {
         [
             ["podcast", "list"], ["episode", "list", podcast], ["episode", "show", podcast + "/1"], ["search", "welcome"],
-            ["history", podcast], ["show", podcast], ["log"], ["log", "verify"], ["projections", "status"],
+            ["history", podcast], ["show", podcast], ["log"], ["log", "verify"], ["projections", "status"], ["info"],
         ]
     }
 
@@ -111,6 +111,13 @@ struct ReadOnlyLibraryTests {
             #expect(run.status == 0, "\(command): \(run.err)")
             #expect(run.err.isEmpty, "\(command): \(run.err)")
         }
+        // A backup only reads the library: it is made, and says that the library could not note it.
+        let backup = try cli.run(["backup", cli.folder + "/view.tar"], environment: onView)
+        #expect(backup.status == 0, "\(backup.err)")
+        #expect(backup.err.hasPrefix("warning: the backup is whole, but the library could not note it"), "\(backup.err)")
+        #expect(!FileManager.default.fileExists(atPath: cli.library + "/LAST-BACKUP"))
+        let info = try #require(try cli.run(["info", "--json"], environment: onView).json() as? [String: Any])
+        #expect(info["lastBackup"] == nil)
         #expect(try LibraryFiles.snapshot(cli.library) == before)
 
         // `sqlite3` removes the WAL and its index when it closes the file; nothing can make them on the

@@ -1,13 +1,28 @@
 import EventLog
+import Foundation
 import Projections
 
 extension Library {
     /// Writes a consistent snapshot of the library (log and blobs, up to a commit boundary) to `archive`,
     /// a tar file, while other processes may go on writing. See `EventLog.backup(to:replacing:)`.
-    public func backup(to archive: String, replacing: Bool = false) throws -> BackupReport {
+    ///
+    /// Then notes it in the library's folder (``lastBackup``). A library this process cannot write is
+    /// backed up all the same: the archive is whole, and `noteError` says why the note could not be made.
+    public func backup(to archive: String, replacing: Bool = false) throws -> (report: BackupReport, noteError: (any Error)?) {
         try refreshLog()
-        return try log.backup(to: archive, replacing: replacing)
+        let report = try log.backup(to: archive, replacing: replacing)
+        let note = BackupNote(
+            time: .now, archive: URL(fileURLWithPath: report.archive).standardizedFileURL.path, head: report.head, bytes: report.bytes)
+        do {
+            try log.replaceFile(named: BackupNote.fileName, with: note.fileBytes)
+            return (report, nil)
+        } catch {
+            return (report, error)
+        }
     }
+
+    /// The library's last backup as its folder notes it. Reads one small file; changes nothing.
+    public var lastBackup: LastBackup { BackupNote.read(library: path) }
 
     /// Creates a library at `path` from a backup, verifies its log and blobs, and builds its read models
     /// by replaying the log, all before the library appears at `path`. `path` must not exist, or be an

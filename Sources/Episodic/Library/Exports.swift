@@ -18,6 +18,9 @@
 @_exported import struct EventLog.RestoreReport
 @_exported import enum EventLog.EventLogError
 @_exported import enum EventLog.BackupError
+@_exported import struct EventLog.CompactionSettings
+@_exported import struct EventLog.CompactionReport
+@_exported import struct EventLog.SegmentSummary
 
 // A shared library's server.
 @_exported import struct PostgresLog.PostgresEndpoint

@@ -20,6 +20,12 @@ public struct SharedLocation: Sendable, Equatable, CustomStringConvertible {
         self.schema = schema
     }
 
+    /// A location already checked: a shared library's own.
+    init(endpoint: PostgresEndpoint, schema: String) {
+        self.endpoint = endpoint
+        self.schema = schema
+    }
+
     /// The URL without its password, and the schema.
     public var description: String { "\(endpoint) (schema \(schema))" }
 }

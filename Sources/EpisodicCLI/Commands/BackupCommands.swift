@@ -8,7 +8,8 @@ struct BackupCommand: ParsableCommand {
         discussion: """
             Safe while other commands write: the snapshot ends at a commit boundary, and the library is locked \
             only for a moment. Every frame and blob is checked on the way. `tar tf FILE` lists the archive; \
-            `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9).
+            `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9). The \
+            library notes when and where it was backed up (its LAST-BACKUP file), for `episodic info`.
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
@@ -16,7 +17,11 @@ struct BackupCommand: ParsableCommand {
 
     func run() throws {
         try Session.run(global) { session in
-            let report = try session.openLog().backup(to: file, replacing: force)
+            let (report, noteError) = try session.openLog().backup(to: file, replacing: force)
+            if let noteError {
+                Terminal.printError("warning: the backup is whole, but the library could not note it for `episodic info`: "
+                    + Advice.message(for: noteError, library: global.libraryPath))
+            }
             if global.json { return session.printJSON(BackupRecord(report)) }
             print("Backed up \(Amount.events(report.events)) (through position \(report.head)), "
                 + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
@@ -46,25 +51,6 @@ struct RestoreCommand: ParsableCommand {
                 + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
                 + "into \(report.library). The log and blobs verified; the read models were rebuilt.")
         }
-    }
-}
-
-/// Counts as a sentence says them.
-enum Amount {
-    static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
-
-    static func events(_ n: UInt64) -> String { "\(n) event\(n == 1 ? "" : "s")" }
-
-    static func bytes(_ n: UInt64) -> String {
-        guard n >= 1024 else { return "\(n) bytes" }
-        let units = ["KiB", "MiB", "GiB", "TiB"]
-        var value = Double(n) / 1024
-        var unit = 0
-        while value >= 1024, unit < units.count - 1 {
-            value /= 1024
-            unit += 1
-        }
-        return String(format: "%.1f", value) + " \(units[unit]) (\(n) bytes)"
     }
 }
 

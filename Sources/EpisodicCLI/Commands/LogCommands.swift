@@ -4,8 +4,8 @@ import Foundation
 
 struct LogCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "log", abstract: "Read the log for audit, verify it, or repair its end.",
-        subcommands: [List.self, Verify.self, Repair.self], defaultSubcommand: List.self)
+        commandName: "log", abstract: "Read the log for audit, verify it, repair its end, or compact it.",
+        subcommands: [List.self, Verify.self, Repair.self, Compact.self], defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(

@@ -21,9 +21,7 @@ struct ProjectionsCommands: ParsableCommand {
                     .init(title: "HEAD", alignRight: true), .init(title: "STATE"),
                 ])
                 for status in statuses {
-                    let state = status.storedSchemaVersion != status.schemaVersion
-                        ? "needs a rebuild" : (status.isCurrent ? "current" : "\(status.eventsBehind) events behind")
-                    table.append(["\(status.name)", "\(status.schemaVersion)", "\(status.checkpoint)", "\(status.head)", state])
+                    table.append(["\(status.name)", "\(status.schemaVersion)", "\(status.checkpoint)", "\(status.head)", status.stateText])
                 }
                 session.printTable(table, empty: "No projections.")
             }

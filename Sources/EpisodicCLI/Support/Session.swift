@@ -77,9 +77,12 @@ struct Session {
         return new.isEmpty ? nil : new.map(RecoveredRecord.init)
     }
 
-    /// Opens the library without its read models, for what needs only the log and blobs (a backup).
+    /// Opens the library without its read models, for what needs only the log and blobs (a backup, a
+    /// compaction). Kept, as by ``library()``, to say what a writer set aside.
     func openLog() throws -> Library {
-        try Library(at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)))
+        let library = try Library(at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)))
+        opened.library = library
+        return library
     }
 
     /// Runs one command and prints what it did.

@@ -37,6 +37,27 @@ enum LibraryFiles {
     }
 }
 
+extension LibraryFiles {
+    /// A copy of `library` at `copy` whose log rolls to a new segment every `segmentBytes`: the same
+    /// commits under the same id, so that its hash chain is the original's, but in many segments, all
+    /// sealed but the last (a library's own segments hold 64 MiB, too much for a test to fill). The
+    /// blobs are copied; the read models are left for the first command to build.
+    static func resegmented(_ library: String, into copy: String, segmentBytes: UInt64) throws {
+        let source = try EventLog(at: library)
+        let target = try EventLog.create(at: copy, id: source.libraryID!, options: EventLog.Options(segmentSizeLimit: segmentBytes))
+        var commits: [StoredCommit] = []
+        try source.readCommits(from: LogPosition(1)) { commits.append($0) }
+        try target.write { try $0.copy(commits) }
+        try FileManager.default.removeItem(atPath: copy + "/blobs")
+        try FileManager.default.copyItem(atPath: library + "/blobs", toPath: copy + "/blobs")
+    }
+
+    /// The log's segment files, by name.
+    static func segments(_ library: String) throws -> [String: Data] {
+        try snapshot(library + "/log").filter { $0.key.hasSuffix(".seg") }
+    }
+}
+
 /// Mounts for the tests that need another file system: a read-only view, a small one that fills up.
 /// They need root; a test that cannot mount says why and skips.
 enum Mounts {

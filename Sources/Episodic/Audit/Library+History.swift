@@ -102,15 +102,6 @@ struct EntityStates {
         self.podcastName = podcastName
     }
 
-    /// Whether the podcast or episode is live; fonts are always there.
-    func isLive(_ aggregate: AggregateKey) -> Bool {
-        switch aggregate {
-        case .podcast(let id): library.podcast(id).live != nil
-        case .episode(let id): library.episode(id).live != nil
-        case .fonts: true
-        }
-    }
-
     /// The podcast or episode as people name it (see ``CommandChanges/episodeLabel(_:podcastName:)``).
     func label(of aggregate: AggregateKey) -> String {
         switch aggregate {

@@ -18,7 +18,7 @@ public struct HistoryEntry: Sendable {
         public var entity: String
         /// An `EntityField`'s name, or `existence` for a creation, deletion or restoration.
         public var field: String
-        /// As ``FieldText`` writes values (`"A title"`, `none`, `812 B (sha256 …)`); for `existence`,
+        /// Values as the audit commands write them (`"A title"`, `none`, `812 B (sha256 …)`); for `existence`,
         /// `none`, `live`, `deleted`, `created` or `restored`.
         public var before: String
         public var after: String

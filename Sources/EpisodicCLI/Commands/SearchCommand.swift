@@ -4,7 +4,13 @@ import Episodic
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find episodes by the words of their titles, descriptions and transcripts.",
-        discussion: "Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].")
+        discussion: """
+            Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].
+
+            Examples:
+              episodic search merge conflict
+              episodic search caller --podcast "Night Shift" --limit 5
+            """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words to find.") var query: [String]
     @Option(help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20

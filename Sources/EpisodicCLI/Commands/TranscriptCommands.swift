@@ -17,6 +17,11 @@ struct TranscriptCommands: ParsableCommand {
                 the line and what was assumed; the warnings are kept with the transcript (`episode show` lists \
                 them). --strict refuses them instead. Subtitles made from the previous transcript become outdated; \
                 run `transcript convert` again.
+
+                Examples:
+                  episodic transcript import "Night Shift/3" ep3.txt
+                  episodic transcript import "Night Shift/3" ep3.vtt --strict
+                  episodic transcript import "Night Shift/3" - < ep3.txt   from standard input
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
@@ -39,6 +44,10 @@ struct TranscriptCommands: ParsableCommand {
                 Reads the three transcript layouts DOMAIN.md describes (Zencastr, timestamp lines, time ranges), and \
                 SRT and WebVTT files, whose cues keep their times and are re-broken and re-timed. Small defects are \
                 read past with a warning naming the line (as `transcript import` says); --strict refuses them.
+
+                Examples:
+                  episodic transcript convert "Night Shift/3"
+                  episodic transcript convert "Night Shift/3" --strict
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
@@ -60,6 +69,12 @@ struct TranscriptCommands: ParsableCommand {
                 The format is --format, else the file's extension (.srt, .vtt, .json), else SRT. WebVTT names each \
                 speaker as a voice (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points \
                 to, with each segment's speaker, start and end in seconds, and body.
+
+                Examples:
+                  episodic transcript export "Night Shift/3" ep3.srt
+                  episodic transcript export "Night Shift/3" ep3.vtt   WebVTT
+                  episodic transcript export "Night Shift/3" --format json > ep3.json
+                  episodic transcript export "Night Shift/3" | head    SRT, to standard output
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.") var episode: String
@@ -85,7 +100,13 @@ struct TranscriptCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the episode's transcript as it was imported, then the defects read past.",
-            discussion: "Control characters are shown escaped (\\u{1B}); `--json` gives the text and the warnings.")
+            discussion: """
+                Control characters are shown escaped (\\u{1B}); `--json` gives the text and the warnings.
+
+                Examples:
+                  episodic transcript show "Night Shift/3"
+                  episodic transcript show "Night Shift/3" --json
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.") var episode: String
 
@@ -106,7 +127,12 @@ struct TranscriptCommands: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "clear", abstract: "Remove the episode's transcript.")
+            commandName: "clear", abstract: "Remove the episode's transcript.",
+            discussion: """
+                Examples:
+                  episodic transcript clear "Night Shift/3"
+                  episodic undo --last                        brings it back
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.") var episode: String

@@ -23,7 +23,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
         @Argument(help: "The episode's title.") var title: String
         @Option(help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
             transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int?
@@ -59,7 +59,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The new title.") var title: String
 
         func run() throws {
@@ -76,7 +76,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The new number, 1 to 2147483647.", transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int
 
         func run() throws {
@@ -96,7 +96,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The description.") var text: String?
         @Flag(help: "Remove the description.") var clear = false
 
@@ -125,7 +125,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "2026-11-21 (midnight UTC) or 2026-11-21T18:30:00Z.") var date: String?
         @Flag(help: "Remove the publish date.") var clear = false
 
@@ -153,7 +153,7 @@ struct EpisodeCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .delete))) }
@@ -174,7 +174,7 @@ struct EpisodeCommands: ParsableCommand {
                   episodic episode list "Night Shift" --outdated srt --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The podcast.") var podcast: String?
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String?
         @Flag(help: "Every podcast's episodes, podcast by podcast (by name), each in the order --sort gives.") var all = false
         @Option(parsing: .unconditional, help: "number, -number, title, -title, date or -date (- for descending).")
         var sort: EpisodeSort = .default
@@ -235,7 +235,7 @@ struct EpisodeCommands: ParsableCommand {
                   episodic episode show "Night Shift/3" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in

@@ -13,7 +13,7 @@ struct HistoryCommand: ParsableCommand {
               episodic history 98dddbb6 --json   by the start of its id, for scripts
             """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
 
     func run() throws {

@@ -21,8 +21,8 @@ struct LogCommands: ParsableCommand {
                   episodic log list --follow     new events as they come
                 """)
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this podcast's events and its episodes'.") var podcast: String?
-        @Option(help: "Only this episode's events.") var episode: String?
+        @Option(help: "Only this podcast's events and its episodes'.", completion: .podcastNames) var podcast: String?
+        @Option(help: "Only this episode's events.", completion: .episodeNames) var episode: String?
         @Option(help: "Only this stream's events (e.g. episode-<uuid>). Repeatable.") var stream: [String] = []
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
         @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []

@@ -44,7 +44,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
         @Argument(help: "The new name.") var name: String
 
         func run() throws {
@@ -66,7 +66,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The description.") var text: String?
         @Flag(help: "Remove the description.") var clear = false
 
@@ -95,7 +95,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the artwork.") var clear = false
 
@@ -123,7 +123,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the default overlay.") var clear = false
 
@@ -152,7 +152,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
@@ -175,7 +175,7 @@ struct PodcastCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in
@@ -226,7 +226,7 @@ struct PodcastCommands: ParsableCommand {
                   episodic podcast show "Night Shift" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
 
         func run() throws {
             try Session.run(global) { session in

@@ -14,7 +14,7 @@ struct ShowCommand: ParsableCommand {
               episodic show 98dddbb6 --as-of 2026-11-21T18:30:00Z
             """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
     @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z).", valueName: "position|time"))
     var asOf: String?

@@ -17,7 +17,7 @@ struct ThumbnailCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The image file.") var file: String
 
         func run() throws {
@@ -37,7 +37,7 @@ struct ThumbnailCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the overlay.") var clear = false
 
@@ -65,7 +65,7 @@ struct ThumbnailCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
@@ -86,7 +86,7 @@ struct ThumbnailCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The text.") var text: String?
         @Flag(name: .customLong("default"), help: "Draw the default text, EP <number>.") var useDefault = false
 
@@ -115,7 +115,7 @@ struct ThumbnailCommands: ParsableCommand {
                   episodic thumbnail render "Night Shift/3" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in
@@ -138,7 +138,7 @@ struct ThumbnailCommands: ParsableCommand {
                   episodic thumbnail export "Night Shift/3" - --format jpeg > ep3.jpg
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write: .png, .jpg or .jpeg, or - for standard output.") var file: String
         @Option(help: "png or jpeg (default: from the file's extension).") var format: ImageFormat?
 

@@ -25,7 +25,7 @@ struct TranscriptCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The transcript file, or - for standard input.") var file: String
         @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
@@ -51,7 +51,7 @@ struct TranscriptCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
         func run() throws {
@@ -77,7 +77,7 @@ struct TranscriptCommands: ParsableCommand {
                   episodic transcript export "Night Shift/3" | head    SRT, to standard output
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write (default: standard output).") var file: String?
         @Option(help: "srt, vtt or json (default: from the file's extension, else srt).") var format: SubtitleFileFormat?
 
@@ -108,7 +108,7 @@ struct TranscriptCommands: ParsableCommand {
                   episodic transcript show "Night Shift/3" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in
@@ -135,7 +135,7 @@ struct TranscriptCommands: ParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .clearTranscript))) }

@@ -39,6 +39,13 @@ struct CompletionCLITests {
         #expect(script.contains("---completion log list -- --episode"))
     }
 
+    @Test("the top-level help says where man pages and completion come from")
+    func helpSaysSo() throws {
+        let help = try CLI().must("--help").out
+        #expect(help.contains("`man episodic`") && help.contains("tools/run"))
+        #expect(help.contains("--generate-completion-script"))
+    }
+
     @Test("--library among the words typed is the library asked")
     func libraryTyped() throws {
         let cli = try library()

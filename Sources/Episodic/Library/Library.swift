@@ -49,7 +49,7 @@ public final class Library {
     /// `readOnly`: the library is read as another user's would be (read models behind the log answer as
     /// they stand; one that needs a replay is replayed in a temporary folder), and a shared library
     /// answers from this machine's copy without asking its server. Only for reading: nothing guards
-    /// the calls that change the library (see ``names(at:)``).
+    /// the calls that change the library (see ``names(at:episodes:)``).
     init(
         at path: String, lockTimeout: Duration, readOnly: Bool, progress: ((RebuildProgress) -> Void)?,
         notice: ((ReadModelNotice) -> Void)?

@@ -26,6 +26,9 @@ struct EpisodicTool: ParsableCommand {
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
             input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout or full disk \
             (try again); 1 anything else.
+
+            `man episodic` and tab completion in bash (podcast and episode names included) are installed by \
+            tools/run; `episodic --generate-completion-script bash|zsh|fish` prints the completion script.
             """,
         subcommands: [
             InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,

@@ -24,6 +24,8 @@ public final class Library {
     package let store: any LogStore
     private let progress: ((RebuildProgress) -> Void)?
     private let onNotice: ((ReadModelNotice) -> Void)?
+    /// Opened to read only: nothing in the library is written, not even the read models' catching up.
+    private let readOnly: Bool
     private var openedReadModel: ReadModel?
     /// What writers of this instance set aside from the end of the log since it was opened: the torn
     /// tail of a command that died while writing, moved into `quarantine/` (see `RecoveryReport`).
@@ -37,14 +39,26 @@ public final class Library {
     ///
     /// `progress` hears of any replay the read models need (after an upgrade that changed a schema);
     /// `notice` of anything a user should know about the read models the answers come from.
-    public init(
+    public convenience init(
         at path: String, lockTimeout: Duration = .seconds(10), progress: ((RebuildProgress) -> Void)? = nil,
         notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
+        try self.init(at: path, lockTimeout: lockTimeout, readOnly: false, progress: progress, notice: notice)
+    }
+
+    /// `readOnly`: the library is read as another user's would be (read models behind the log answer as
+    /// they stand; one that needs a replay is replayed in a temporary folder), and a shared library
+    /// answers from this machine's copy without asking its server. Only for reading: nothing guards
+    /// the calls that change the library (see ``names(at:episodes:)``).
+    init(
+        at path: String, lockTimeout: Duration, readOnly: Bool, progress: ((RebuildProgress) -> Void)?,
+        notice: ((ReadModelNotice) -> Void)?
+    ) throws {
         self.path = path
+        self.readOnly = readOnly
         let log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
         self.log = log
-        if let shared = try SharedLibraryFile.load(library: path) {
+        if !readOnly, let shared = try SharedLibraryFile.load(library: path) {
             self.store = SharedStore(local: log, endpoint: try shared.endpoint(), schema: shared.schema)
         } else {
             self.store = log
@@ -76,7 +90,7 @@ public final class Library {
         let blobs = (store as? SharedStore).map { shared in BlobReader { [blobs = shared.blobs] in try blobs.blob($0) } }
             ?? BlobReader(log.blobs)
         let model = try ReadModel(
-            library: path, log: log, projectors: Projectors.standard(blobs: blobs), progress: progress,
+            library: path, log: log, projectors: Projectors.standard(blobs: blobs), readOnly: readOnly, progress: progress,
             notice: { [weak self] in self?.tell($0) })
         openedReadModel = model
         return model

@@ -10,6 +10,10 @@ struct BackupCommand: ParsableCommand {
             only for a moment. Every frame and blob is checked on the way. `tar tf FILE` lists the archive; \
             `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9). The \
             library notes when and where it was backed up (its LAST-BACKUP file), for `episodic info`.
+
+            Examples:
+              episodic backup night-shift.tar
+              episodic backup night-shift.tar --force   replacing the one there
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
@@ -37,6 +41,9 @@ struct RestoreCommand: ParsableCommand {
             The library (--library PATH) must not exist, or be an empty folder. Every entry of the archive is \
             checked before anything is written, and the log and blobs are verified before the library appears \
             at PATH; a damaged or unexpected archive leaves nothing behind.
+
+            Examples:
+              episodic restore night-shift.tar --library ~/restored
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The archive `episodic backup` wrote.", valueName: "file")) var file: String

@@ -13,10 +13,17 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "create",
             abstract: "Create an episode in a podcast.",
-            discussion: "It starts with the podcast's thumbnail defaults and default overlay.")
+            discussion: """
+                It starts with the podcast's thumbnail defaults and default overlay.
+
+                Examples:
+                  episodic episode create "Night Shift" "Pilot"   numbered after the last
+                  episodic episode create "Night Shift" "Live Q&A" --number 10
+                  episodic episode create "Night Shift" "Finale" --publish-date 2026-11-21
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
         @Argument(help: "The episode's title.") var title: String
         @Option(help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
             transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int?
@@ -44,10 +51,15 @@ struct EpisodeCommands: ParsableCommand {
 
     struct Retitle: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "retitle", abstract: "Give an episode a new title.")
+            commandName: "retitle", abstract: "Give an episode a new title.",
+            discussion: """
+                Examples:
+                  episodic episode retitle "Night Shift/3" "The 3 a.m. caller, part 1"
+                  episodic episode retitle 98dddbb6 "The 3 a.m. caller"   by the start of its id
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The new title.") var title: String
 
         func run() throws {
@@ -57,10 +69,14 @@ struct EpisodeCommands: ParsableCommand {
 
     struct Renumber: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "renumber", abstract: "Give an episode a number no other episode of its podcast has.")
+            commandName: "renumber", abstract: "Give an episode a number no other episode of its podcast has.",
+            discussion: """
+                Examples:
+                  episodic episode renumber "Night Shift/3" 4   "Night Shift/4" from then on
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The new number, 1 to 2147483647.", transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int
 
         func run() throws {
@@ -71,10 +87,16 @@ struct EpisodeCommands: ParsableCommand {
     struct Describe: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "describe",
-            abstract: "Show an episode's description; with text, set it; with --clear, remove it.")
+            abstract: "Show an episode's description; with text, set it; with --clear, remove it.",
+            discussion: """
+                Examples:
+                  episodic episode describe "Night Shift/3"
+                  episodic episode describe "Night Shift/3" "A caller who knows too much"
+                  episodic episode describe "Night Shift/3" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The description.") var text: String?
         @Flag(help: "Remove the description.") var clear = false
 
@@ -94,10 +116,16 @@ struct EpisodeCommands: ParsableCommand {
 
     struct PublishDate: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "publish-date", abstract: "Set when an episode is published, or remove the date with --clear.")
+            commandName: "publish-date", abstract: "Set when an episode is published, or remove the date with --clear.",
+            discussion: """
+                Examples:
+                  episodic episode publish-date "Night Shift/3" 2026-11-21
+                  episodic episode publish-date "Night Shift/3" 2026-11-21T18:30:00Z
+                  episodic episode publish-date "Night Shift/3" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "2026-11-21 (midnight UTC) or 2026-11-21T18:30:00Z.") var date: String?
         @Flag(help: "Remove the publish date.") var clear = false
 
@@ -115,10 +143,17 @@ struct EpisodeCommands: ParsableCommand {
 
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "delete", abstract: "Delete an episode.", discussion: "`episodic undo` brings it back.")
+            commandName: "delete", abstract: "Delete an episode.",
+            discussion: """
+                `episodic undo` brings it back.
+
+                Examples:
+                  episodic episode delete "Night Shift/3"
+                  episodic undo --last                      brings it back
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .delete))) }
@@ -129,9 +164,17 @@ struct EpisodeCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list",
             abstract: "List a podcast's episodes, or every podcast's with --all, with their flags.",
-            discussion: "Marks: ✓ present, – missing, ! outdated (made from a transcript or thumbnail inputs that changed since).")
+            discussion: """
+                Marks: ✓ present, – missing, ! outdated (made from a transcript or thumbnail inputs that changed since).
+
+                Examples:
+                  episodic episode list "Night Shift"
+                  episodic episode list "Night Shift" --sort -date --limit 10   the latest ten
+                  episodic episode list --all --missing transcript
+                  episodic episode list "Night Shift" --outdated srt --json
+                """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The podcast.") var podcast: String?
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String?
         @Flag(help: "Every podcast's episodes, podcast by podcast (by name), each in the order --sort gives.") var all = false
         @Option(parsing: .unconditional, help: "number, -number, title, -title, date or -date (- for descending).")
         var sort: EpisodeSort = .default
@@ -188,9 +231,15 @@ struct EpisodeCommands: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "show", abstract: "Show everything about one episode.")
+            commandName: "show", abstract: "Show everything about one episode.",
+            discussion: """
+                Examples:
+                  episodic episode show "Night Shift/3"
+                  episodic episode show 98dddbb6                 by the start of its id
+                  episodic episode show "Night Shift/3" --json
+                """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in

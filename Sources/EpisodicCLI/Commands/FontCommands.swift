@@ -11,7 +11,15 @@ struct FontCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
             abstract: "Import a TrueType (.ttf) or OpenType (.otf) font file under a name.",
-            discussion: "The name defaults to the file's name without its extension. Names are unique, ignoring case and surrounding spaces. A file that is not a font is refused, and nothing is written.")
+            discussion: """
+                The name defaults to the file's name without its extension. Names are unique, ignoring case and \
+                surrounding spaces. A file that is not a font is refused, and nothing is written.
+
+                Examples:
+                  episodic font import Inter-Bold.ttf                    named Inter-Bold
+                  episodic font import Inter-Bold.ttf --name Inter
+                  episodic font import - --name Inter < Inter-Bold.ttf
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The font file, or - for standard input (with --name).") var file: String
@@ -36,7 +44,13 @@ struct FontCommands: ParsableCommand {
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "List the imported fonts, by name.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "List the imported fonts, by name.",
+            discussion: """
+                Examples:
+                  episodic font list
+                  episodic font list --json
+                """)
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -59,6 +73,10 @@ struct FontCommands: ParsableCommand {
                 Refused while episodes' thumbnail settings name it (they are listed). With --force it goes anyway: \
                 the settings keep the name, and rendering with them is refused until a font of that name is imported \
                 again, or another font is chosen.
+
+                Examples:
+                  episodic font remove Inter
+                  episodic font remove Inter --force   even though episodes use it
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption

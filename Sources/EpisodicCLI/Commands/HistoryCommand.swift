@@ -4,9 +4,16 @@ import Episodic
 struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "A podcast's or an episode's timeline: one entry per command, who, when, and what changed.",
-        discussion: "A podcast's history includes its episodes'. A blob is shown by its size and a hash prefix.")
+        discussion: """
+            A podcast's history includes its episodes'. A blob is shown by its size and a hash prefix.
+
+            Examples:
+              episodic history "Night Shift"
+              episodic history "Night Shift/3"
+              episodic history 98dddbb6 --json   by the start of its id, for scripts
+            """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
 
     func run() throws {

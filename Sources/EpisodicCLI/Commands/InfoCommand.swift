@@ -12,8 +12,9 @@ struct InfoCommand: ParsableCommand {
             Only reads: it works on a library it cannot write, and catches no read model up. The counts come \
             from the log, so they stand whatever the read models say.
 
-            Example:
-              episodic info --json | jq .bytes.total
+            Examples:
+              episodic info
+              episodic info --json   for scripts (schemas/cli-output.md)
             """)
     @OptionGroup var global: GlobalOptions
 

@@ -10,6 +10,11 @@ struct InitCommand: ParsableCommand {
             for a team, and this folder is this machine's side of it (a copy of the log and the read models). \
             Teammates join with `episodic clone`. The password comes from PGPASSWORD or ~/.pgpass and is never \
             stored; add ?sslmode=require to the URL for TLS.
+
+            Examples:
+              episodic init                           where `episodic --version` says
+              episodic init --library ~/night-shift
+              episodic init --postgres postgres://db.example.com/studio --schema night
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -69,6 +74,9 @@ struct CloneCommand: ParsableCommand {
             The folder (--library) must be new or an empty library. The log is copied by position and checked as \
             it comes; blobs (transcripts, images) are fetched when first needed. Interrupted, run it again: it \
             carries on.
+
+            Examples:
+              episodic clone postgres://db.example.com/studio --schema night
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -108,6 +116,10 @@ struct PushCommand: ParsableCommand {
             The schema must be empty (or hold an interrupted push of this library, which carries on). Positions, \
             versions, ids and times are kept. The server's log is then hashed and compared with this library's; \
             only when they agree does this folder become the shared library's side. The read models stay as they are.
+
+            Examples:
+              episodic push postgres://db.example.com/studio
+              episodic push "postgres://db.example.com/studio?sslmode=require"   over TLS
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -13,10 +13,16 @@ struct LogCommands: ParsableCommand {
             discussion: """
                 `episodic log` alone does this. --json prints each event's envelope, its command id under \
                 `commandID` as in every other JSON result; --raw prints the envelopes exactly as stored.
+
+                Examples:
+                  episodic log -n 20 --reverse   the newest 20, newest first
+                  episodic log --episode "Night Shift/3" --actor ana
+                  episodic log --podcast "Night Shift" --since 2026-11-01 --type EpisodeRetitled
+                  episodic log list --follow     new events as they come
                 """)
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Only this podcast's events and its episodes'.") var podcast: String?
-        @Option(help: "Only this episode's events.") var episode: String?
+        @Option(help: "Only this podcast's events and its episodes'.", completion: .podcastNames) var podcast: String?
+        @Option(help: "Only this episode's events.", completion: .episodeNames) var episode: String?
         @Option(help: "Only this stream's events (e.g. episode-<uuid>). Repeatable.") var stream: [String] = []
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
         @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
@@ -129,7 +135,13 @@ struct LogCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "verify",
             abstract: "Check the log's checksums and continuity, every blob's hash, and the read models against a replay.",
-            discussion: "Exits 74 with a report of every difference found.")
+            discussion: """
+                Exits 74 with a report of every difference found.
+
+                Examples:
+                  episodic log verify
+                  episodic log verify --json
+                """)
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -216,6 +228,10 @@ extension LogCommands {
                 read models saw it), it is not cut: writes are refused (exit 74). Restore the library from a \
                 backup (`episodic restore`), or give that commit up with --discard-damaged-tail: its bytes go \
                 to quarantine/ as well, and the read models are rebuilt from what the log then holds.
+
+                Examples:
+                  episodic log repair
+                  episodic log repair --discard-damaged-tail
                 """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Set aside damaged bytes at the end of the log even though they were an acknowledged commit.")

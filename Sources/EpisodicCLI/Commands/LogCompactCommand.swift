@@ -18,8 +18,10 @@ extension LogCommands {
                 compaction leaves the old one. It runs as a writer: other writers wait for it, readers do not. \
                 On a shared library, it compacts this machine's copy of the log.
 
-                Example:
-                  episodic log compact --level 12
+                Examples:
+                  episodic log compact
+                  episodic log compact --level 12   smaller, slower to write
+                  episodic log compact --all        the compacted ones again too
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(

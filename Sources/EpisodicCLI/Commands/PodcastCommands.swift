@@ -11,7 +11,12 @@ struct PodcastCommands: ParsableCommand {
 
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "create", abstract: "Create a podcast; its name must be new.")
+            commandName: "create", abstract: "Create a podcast; its name must be new.",
+            discussion: """
+                Examples:
+                  episodic podcast create "Night Shift"
+                  episodic podcast create "Night Shift" --description "Calls after midnight"
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast's name.") var name: String
@@ -29,10 +34,17 @@ struct PodcastCommands: ParsableCommand {
 
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "rename", abstract: "Give a podcast a new name.")
+            commandName: "rename", abstract: "Give a podcast a new name.",
+            discussion: """
+                Its episodes keep their numbers: "Night Shift/3" becomes "The Night Shift/3".
+
+                Examples:
+                  episodic podcast rename "Night Shift" "The Night Shift"
+                  episodic podcast rename 5273d86b "The Night Shift"   by the start of its id
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
         @Argument(help: "The new name.") var name: String
 
         func run() throws {
@@ -45,10 +57,16 @@ struct PodcastCommands: ParsableCommand {
     struct Describe: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "describe",
-            abstract: "Show a podcast's description; with text, set it; with --clear, remove it.")
+            abstract: "Show a podcast's description; with text, set it; with --clear, remove it.",
+            discussion: """
+                Examples:
+                  episodic podcast describe "Night Shift"
+                  episodic podcast describe "Night Shift" "Calls after midnight"
+                  episodic podcast describe "Night Shift" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The description.") var text: String?
         @Flag(help: "Remove the description.") var clear = false
 
@@ -69,10 +87,15 @@ struct PodcastCommands: ParsableCommand {
 
     struct Artwork: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "artwork", abstract: "Set the podcast's artwork from a PNG or JPEG file, or remove it with --clear.")
+            commandName: "artwork", abstract: "Set the podcast's artwork from a PNG or JPEG file, or remove it with --clear.",
+            discussion: """
+                Examples:
+                  episodic podcast artwork "Night Shift" cover.jpg
+                  episodic podcast artwork "Night Shift" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the artwork.") var clear = false
 
@@ -91,10 +114,16 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "overlay",
             abstract: "Set the overlay new episodes start with (a PNG with transparency, usually), or remove it with --clear.",
-            discussion: "Episodes made before keep their own overlay.")
+            discussion: """
+                Episodes made before keep their own overlay.
+
+                Examples:
+                  episodic podcast overlay "Night Shift" frame.png
+                  episodic podcast overlay "Night Shift" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the default overlay.") var clear = false
 
@@ -113,10 +142,17 @@ struct PodcastCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "defaults",
             abstract: "Change the thumbnail settings new episodes start from.",
-            discussion: "Episodes made before keep their own settings.")
+            discussion: """
+                Episodes made before keep their own settings.
+
+                Examples:
+                  episodic podcast defaults "Night Shift" --position bottom --color '#FFCC00'
+                  episodic podcast defaults "Night Shift" --canvas 1920x1080 --scaling fit
+                  episodic podcast defaults "Night Shift" --font Inter   an imported font
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
@@ -129,10 +165,17 @@ struct PodcastCommands: ParsableCommand {
     struct Delete: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "delete",
-            abstract: "Delete a podcast and all its episodes.", discussion: "`episodic undo` brings them back.")
+            abstract: "Delete a podcast and all its episodes.",
+            discussion: """
+                `episodic undo` brings them back.
+
+                Examples:
+                  episodic podcast delete "Night Shift"
+                  episodic undo --last                    brings it back, with its episodes
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The podcast.") var podcast: String
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in
@@ -144,7 +187,14 @@ struct PodcastCommands: ParsableCommand {
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "list", abstract: "List podcasts, newest first.",
-            discussion: "CREATED is the day in the local time zone, whose offset the heading gives; --utc for UTC.")
+            discussion: """
+                CREATED is the day in the local time zone, whose offset the heading gives; --utc for UTC.
+
+                Examples:
+                  episodic podcast list
+                  episodic podcast list --sort name   by name
+                  episodic podcast list --json        for scripts: ids, names and counts
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(help: ArgumentHelp("The order: created (newest first), name, or episodes (most first).", valueName: "order"))
         var sort: PodcastOrder = .created
@@ -178,11 +228,12 @@ struct PodcastCommands: ParsableCommand {
                 `episodic podcast defaults` changes those settings; `episodic show <podcast> --as-of` shows the podcast \
                 as it was at a point of the log.
 
-                Example:
+                Examples:
                   episodic podcast show "Night Shift"
+                  episodic podcast show "Night Shift" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The podcast: its id, an id prefix, or its name.") var podcast: String
+        @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
 
         func run() throws {
             try Session.run(global) { session in

@@ -8,7 +8,12 @@ struct ProjectionsCommands: ParsableCommand {
 
     struct Status: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "status", abstract: "Each read model's schema version and how far it has read the log.")
+            commandName: "status", abstract: "Each read model's schema version and how far it has read the log.",
+            discussion: """
+                Examples:
+                  episodic projections status
+                  episodic projections status --json
+                """)
         @OptionGroup var global: GlobalOptions
 
         func run() throws {
@@ -32,7 +37,13 @@ struct ProjectionsCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rebuild",
             abstract: "Replay the log into fresh read models, then swap them in.",
-            discussion: "The current read models stay readable until the swap. Projections: sidebar, episode-detail, search.")
+            discussion: """
+                The current read models stay readable until the swap. Projections: sidebar, episode-detail, search.
+
+                Examples:
+                  episodic projections rebuild --all
+                  episodic projections rebuild search
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The projections to rebuild.") var names: [String] = []
         @Flag(help: "Rebuild every projection.") var all = false

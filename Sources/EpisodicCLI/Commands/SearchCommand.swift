@@ -4,11 +4,17 @@ import Episodic
 struct SearchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "search", abstract: "Find episodes by the words of their titles, descriptions and transcripts.",
-        discussion: "Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].")
+        discussion: """
+            Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].
+
+            Examples:
+              episodic search merge conflict
+              episodic search caller --podcast "Night Shift" --limit 5
+            """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words to find.") var query: [String]
     @Option(help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20
-    @Option(help: "Only this podcast's episodes.") var podcast: String?
+    @Option(help: "Only this podcast's episodes.", completion: .podcastNames) var podcast: String?
 
     func validate() throws {
         if query.isEmpty { throw ValidationError("Give the words to search for.") }

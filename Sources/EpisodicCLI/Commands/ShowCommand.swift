@@ -5,9 +5,16 @@ import Foundation
 struct ShowCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Print a podcast or an episode as it stood at a point of the log.",
-        discussion: "The log is folded up to that point; no read model is involved. Without --as-of, as it stands now.")
+        discussion: """
+            The log is folded up to that point; no read model is involved. Without --as-of, as it stands now.
+
+            Examples:
+              episodic show "Night Shift/3" --as-of 2026-11-21
+              episodic show "Night Shift" --as-of 120            at position 120 of the log
+              episodic show 98dddbb6 --as-of 2026-11-21T18:30:00Z
+            """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.")
+    @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
     @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, \"2 hours ago\").", valueName: "position|time"))
     var asOf: String?

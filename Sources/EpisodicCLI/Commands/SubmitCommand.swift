@@ -14,6 +14,11 @@ struct SubmitCommand: ParsableCommand {
             With --atomic, every command is decided first and all go in one commit, or none does. \
             A result line is printed per command done; a refused one is reported on standard error with its line \
             (with --json, as a result line like the others: one per command tried).
+
+            Examples:
+              episodic submit commands.jsonl
+              episodic submit --atomic < commands.jsonl
+              episodic submit commands.jsonl --keep-going --json
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var who: ActorOption

@@ -9,10 +9,15 @@ struct ThumbnailCommands: ParsableCommand {
 
     struct Background: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "background", abstract: "Set the image the thumbnail is drawn on (PNG or JPEG); rendering needs one.")
+            commandName: "background", abstract: "Set the image the thumbnail is drawn on (PNG or JPEG); rendering needs one.",
+            discussion: """
+                Examples:
+                  episodic thumbnail background "Night Shift/3" studio.jpg
+                  episodic thumbnail render "Night Shift/3"                  then draw it
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The image file.") var file: String
 
         func run() throws {
@@ -24,10 +29,15 @@ struct ThumbnailCommands: ParsableCommand {
 
     struct Overlay: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "overlay", abstract: "Set the image drawn over the background (a PNG with transparency), or remove it with --clear.")
+            commandName: "overlay", abstract: "Set the image drawn over the background (a PNG with transparency), or remove it with --clear.",
+            discussion: """
+                Examples:
+                  episodic thumbnail overlay "Night Shift/3" frame.png
+                  episodic thumbnail overlay "Night Shift/3" --clear
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The image file.") var file: String?
         @Flag(help: "Remove the overlay.") var clear = false
 
@@ -45,10 +55,17 @@ struct ThumbnailCommands: ParsableCommand {
     struct Settings: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "settings",
-            abstract: "Change an episode's thumbnail settings; the options not given stay as they are.")
+            abstract: "Change an episode's thumbnail settings; the options not given stay as they are.",
+            discussion: """
+                Examples:
+                  episodic thumbnail settings "Night Shift/3" --position top-left --font-size 72
+                  episodic thumbnail settings "Night Shift/3" --text-x 0.5 --text-y 0.8
+                  episodic thumbnail settings "Night Shift/3" --outline-color '#000000'
+                  episodic thumbnail settings "Night Shift/3" --default-font --no-outline
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @OptionGroup var settings: ThumbnailSettingsOptions
 
         func run() throws {
@@ -61,10 +78,15 @@ struct ThumbnailCommands: ParsableCommand {
     struct Text: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "text",
-            abstract: "Set the text drawn on the thumbnail; --default goes back to EP <number>.")
+            abstract: "Set the text drawn on the thumbnail; --default goes back to EP <number>.",
+            discussion: """
+                Examples:
+                  episodic thumbnail text "Night Shift/3" "The 3 a.m. caller"
+                  episodic thumbnail text "Night Shift/3" --default             EP 3 again
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The text.") var text: String?
         @Flag(name: .customLong("default"), help: "Draw the default text, EP <number>.") var useDefault = false
 
@@ -87,9 +109,13 @@ struct ThumbnailCommands: ParsableCommand {
                 The stored thumbnail is at most 1024 pixels on its longest side: PNG when there is an overlay, JPEG \
                 otherwise. It is drawn before the library is locked; if the episode changes meanwhile, the render is \
                 refused and nothing is written: render again. `thumbnail export` writes one at full size.
+
+                Examples:
+                  episodic thumbnail render "Night Shift/3"
+                  episodic thumbnail render "Night Shift/3" --json
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in
@@ -106,9 +132,13 @@ struct ThumbnailCommands: ParsableCommand {
                 Drawn from the episode's current inputs; nothing is recorded. The format is --format, else the file's \
                 extension (.png, .jpg, .jpeg); - writes to standard output and needs --format. The file is written \
                 whole or not at all.
+
+                Examples:
+                  episodic thumbnail export "Night Shift/3" ep3.png
+                  episodic thumbnail export "Night Shift/3" - --format jpeg > ep3.jpg
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write: .png, .jpg or .jpeg, or - for standard output.") var file: String
         @Option(help: "png or jpeg (default: from the file's extension).") var format: ImageFormat?
 

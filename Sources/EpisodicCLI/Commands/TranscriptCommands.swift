@@ -17,10 +17,15 @@ struct TranscriptCommands: ParsableCommand {
                 the line and what was assumed; the warnings are kept with the transcript (`episode show` lists \
                 them). --strict refuses them instead. Subtitles made from the previous transcript become outdated; \
                 run `transcript convert` again.
+
+                Examples:
+                  episodic transcript import "Night Shift/3" ep3.txt
+                  episodic transcript import "Night Shift/3" ep3.vtt --strict
+                  episodic transcript import "Night Shift/3" - < ep3.txt   from standard input
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.") var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
         @Argument(help: "The transcript file, or - for standard input.") var file: String
         @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
@@ -39,10 +44,14 @@ struct TranscriptCommands: ParsableCommand {
                 Reads the three transcript layouts DOMAIN.md describes (Zencastr, timestamp lines, time ranges), and \
                 SRT and WebVTT files, whose cues keep their times and are re-broken and re-timed. Small defects are \
                 read past with a warning naming the line (as `transcript import` says); --strict refuses them.
+
+                Examples:
+                  episodic transcript convert "Night Shift/3"
+                  episodic transcript convert "Night Shift/3" --strict
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
 
         func run() throws {
@@ -60,9 +69,15 @@ struct TranscriptCommands: ParsableCommand {
                 The format is --format, else the file's extension (.srt, .vtt, .json), else SRT. WebVTT names each \
                 speaker as a voice (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points \
                 to, with each segment's speaker, start and end in seconds, and body.
+
+                Examples:
+                  episodic transcript export "Night Shift/3" ep3.srt
+                  episodic transcript export "Night Shift/3" ep3.vtt   WebVTT
+                  episodic transcript export "Night Shift/3" --format json > ep3.json
+                  episodic transcript export "Night Shift/3" | head    SRT, to standard output
                 """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write (default: standard output).") var file: String?
         @Option(help: "srt, vtt or json (default: from the file's extension, else srt).") var format: SubtitleFileFormat?
 
@@ -85,9 +100,15 @@ struct TranscriptCommands: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "show",
             abstract: "Print the episode's transcript as it was imported, then the defects read past.",
-            discussion: "Control characters are shown escaped (\\u{1B}); `--json` gives the text and the warnings.")
+            discussion: """
+                Control characters are shown escaped (\\u{1B}); `--json` gives the text and the warnings.
+
+                Examples:
+                  episodic transcript show "Night Shift/3"
+                  episodic transcript show "Night Shift/3" --json
+                """)
         @OptionGroup var global: GlobalOptions
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global) { session in
@@ -106,10 +127,15 @@ struct TranscriptCommands: ParsableCommand {
 
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "clear", abstract: "Remove the episode's transcript.")
+            commandName: "clear", abstract: "Remove the episode's transcript.",
+            discussion: """
+                Examples:
+                  episodic transcript clear "Night Shift/3"
+                  episodic undo --last                        brings it back
+                """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.") var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
 
         func run() throws {
             try Session.run(global, actor: who) { session in try session.submit(Submission(.episode(.text(episode), .clearTranscript))) }

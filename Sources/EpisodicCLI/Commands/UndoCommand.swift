@@ -10,10 +10,10 @@ struct UndoCommand: ParsableCommand {
             Undoing a podcast's deletion brings back the podcast and its episodes, with their content.
 
             Examples:
-              episodic undo --last                 the newest command still in effect
-              episodic undo cf1ae994               a command by the start of its id (`episodic log` shows them)
-              episodic undo --last --actor ana     ana's newest
-              episodic undo cf1ae994 --dry-run     what it would append
+              episodic undo --last               the newest command still in effect
+              episodic undo cf1ae994             one by the start of its id (`episodic log`)
+              episodic undo --last --actor ana   ana's newest
+              episodic undo cf1ae994 --dry-run   what it would append
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The command's id, or the start of it (`episodic log` shows them).") var command: String?
@@ -74,8 +74,8 @@ struct RedoCommand: ParsableCommand {
             It refuses, as undo does, when later commands changed the same fields, unless --force.
 
             Examples:
-              episodic undo --last && episodic redo     changes nothing in the end
-              episodic redo --dry-run                   what it would bring back
+              episodic undo --last && episodic redo   changes nothing in the end
+              episodic redo --dry-run                 what it would bring back
             """)
     @OptionGroup var global: GlobalOptions
     @Flag(help: "Bring back what is still possible, leaving what later commands changed again.") var force = false

@@ -15,8 +15,9 @@ public enum ReadModelAccess: Equatable, Sendable {
     case readOnly(reason: String)
 
     /// How `library`'s read models can be used: read-write when its folder and its `read/` folder can
-    /// be written on a file system mounted read-write. A full disk is read-write here; its writes fail.
-    static func probe(_ library: String) -> ReadModelAccess {
+    /// be written on a file system mounted read-write, and the caller did not ask to only read. A full
+    /// disk is read-write here; its writes fail.
+    static func probe(_ library: String, readOnly: Bool = false) -> ReadModelAccess {
         var info = statvfs()
         if statvfs(library, &info) == 0, info.f_flag & UInt(ST_RDONLY) != 0 {
             return .readOnly(reason: readOnlyFileSystem)
@@ -24,7 +25,7 @@ public enum ReadModelAccess: Equatable, Sendable {
         for folder in [library, library + "/" + ReadModel.generationsFolder] where access(folder, W_OK) != 0 && errno != ENOENT {
             return .readOnly(reason: "\(folder) cannot be written (\(String(cString: strerror(errno))))")
         }
-        return .readWrite
+        return readOnly ? .readOnly(reason: "it was opened for reading only") : .readWrite
     }
 
     private static let readOnlyFileSystem = "its file system is mounted read-only"
@@ -48,8 +49,10 @@ extension ReadModel {
     ///   read-only mount) can still open the file read-only: SQLite needs both files to exist for that.
     /// - A connection that finds the file locked waits rather than failing at once.
     ///
-    /// `readOnly` opens it without writing anything; `immutable` tells SQLite that nobody can change
-    /// it (true on a read-only file system only), so it needs neither the WAL nor the index.
+    /// `readOnly` opens it without writing anything, the shared-memory index included (SQLite would
+    /// otherwise write it whenever its file can be written, as its owner can); `immutable` tells SQLite
+    /// that nobody can change it (true on a read-only file system only), so it needs neither the WAL
+    /// nor the index.
     static func openLive(_ path: String, readOnly: Bool, immutable: Bool = false) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.readonly = readOnly
@@ -63,7 +66,8 @@ extension ReadModel {
                 try db.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -32768; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
             }
         }
-        return try DatabasePool(path: immutable ? uri(path, "immutable=1") : path, configuration: configuration)
+        let file = immutable ? uri(path, "immutable=1") : readOnly ? uri(path, "readonly_shm=1") : path
+        return try DatabasePool(path: file, configuration: configuration)
     }
 
     /// A generation being built: it is thrown away if anything goes wrong, so it needs no journal and

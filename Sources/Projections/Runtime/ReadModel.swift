@@ -58,17 +58,19 @@ public final class ReadModel {
     /// the log does not vouch for (see the type's description) or any projector whose schema version
     /// is not the one this build writes (`progress` is told how the replay goes). It does not catch up
     /// with the log: call ``catchUp(with:asWriter:progress:)`` under the writer lock for that.
-    /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store.
+    /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store. `readOnly`
+    /// opens them as another user's library is opened: nothing in the library is written, and what
+    /// needs a replay is replayed in a temporary folder.
     public init(
         library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = 100_000,
-        progress: ((RebuildProgress) -> Void)? = nil, notice: ((ReadModelNotice) -> Void)? = nil
+        readOnly: Bool = false, progress: ((RebuildProgress) -> Void)? = nil, notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
         self.library = library
         let projectors = projectors ?? Projectors.standard(blobs: BlobReader(log.blobs))
         self.projectors = projectors
         self.batchSize = max(batchSize, 1)
         self.onNotice = notice
-        let access = ReadModelAccess.probe(library)
+        let access = ReadModelAccess.probe(library, readOnly: readOnly)
         self.access = access
         var found = try Self.openLive(library: library, projectors: projectors, log: log, access: access)
         guard let problem = found.problem else {

@@ -45,14 +45,8 @@ enum FieldText {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
-    /// Bytes as people read them: `812 B`, `48.2 KB`, `3.1 MB` (powers of 1,000).
-    static func size(_ bytes: Int) -> String {
-        switch bytes {
-        case ..<1_000: "\(bytes) B"
-        case ..<1_000_000: String(format: "%.1f KB", Double(bytes) / 1_000)
-        default: String(format: "%.1f MB", Double(bytes) / 1_000_000)
-        }
-    }
+    /// Bytes as people read them (``ByteSize``).
+    static func size(_ bytes: Int) -> String { ByteSize.text(bytes) }
 }
 
 /// Every field of an entity with its value as text: what `history` compares before and after a command.

@@ -93,18 +93,28 @@ extension Workspace {
         return first
     }
 
+    /// Whether the podcast or episode was ever created (it may be deleted since).
+    func exists(_ entity: EntityID) throws -> Bool {
+        switch entity {
+        case .podcast(let id): try podcast(id).existing != nil
+        case .episode(let id): try episode(id).existing != nil
+        }
+    }
+
     /// A podcast or an episode as people name it: `podcast "Night Shift"`, `episode "Night Shift/4"
     /// ("Pilot")`, with `(deleted)` when it is and `markingDeleted`.
     func label(of entity: EntityID, markingDeleted: Bool = true) throws -> String {
+        let deleted = markingDeleted ? " (deleted)" : ""
         switch entity {
         case .podcast(let id):
             let state = try podcast(id)
-            return "podcast \"\(state.existing?.name ?? id.description)\"" + (state.live == nil && markingDeleted ? " (deleted)" : "")
+            guard let podcast = state.existing else { return "podcast \(id)" }
+            return CommandChanges.podcastLabel(podcast.name) + (state.live == nil ? deleted : "")
         case .episode(let id):
             let state = try episode(id)
             guard let episode = state.existing else { return "episode \(id)" }
-            let podcastName = try podcast(episode.podcastID).existing?.name ?? episode.podcastID.description
-            return "episode \"\(podcastName)/\(episode.number)\" (\"\(episode.title)\")" + (state.live == nil && markingDeleted ? " (deleted)" : "")
+            let named = CommandChanges.episodeLabel(episode) { try? self.podcast($0).existing?.name }
+            return named + " (\(FieldText.text(episode.title)))" + (state.live == nil ? deleted : "")
         }
     }
 }

@@ -152,11 +152,12 @@ extension Library {
         var conflicts: [Conflict] = []
         var kept: [(event: DomainEvent, before: [DomainEvent])] = []
         var folded = earlier
-        // Each stream as the command left it, and as it is now.
-        let names = podcastNames()
-        var states = EntityStates(podcastName: names), statesNow = EntityStates(podcastName: names)
-        states.fold(earlier.values.joined() + undone.map(\.event))
-        statesNow.fold(earlier.values.joined() + undone.map(\.event) + later.values.joined().map(\.event))
+        // Each stream before the command, as the command left it (with what it changed), and as it is now.
+        var states = EntityStates(podcastName: podcastNames())
+        states.fold(earlier.values.joined())
+        let changesMade = states.apply(undone.map(\.event))
+        var statesNow = states
+        statesNow.fold(later.values.joined().map(\.event))
         for logged in undone {
             let stream = logged.record.stream
             let aggregate = logged.event.aggregate
@@ -191,17 +192,14 @@ extension Library {
         let described: HistoryEntry
         if let original {
             // What the redo does now, told as the command it brings back.
-            var states = EntityStates(podcastName: names)
-            states.fold(earlier.values.joined() + undone.map(\.event) + later.values.joined().map(\.event))
+            var redone = statesNow
             described = HistoryEntry(
                 commandID: original.id, actor: original.actor, time: try firstEvent(of: original).timestamp,
-                positions: original.positions, undoes: nil, changes: states.apply(events))
+                positions: original.positions, undoes: nil, changes: redone.apply(events))
         } else {
-            var states = EntityStates(podcastName: names)
-            states.fold(earlier.values.joined())
             described = HistoryEntry(
                 commandID: id, actor: command.actor, time: undone[0].record.timestamp, positions: command.positions,
-                undoes: command.undoes, changes: states.apply(undone.map(\.event)))
+                undoes: command.undoes, changes: changesMade)
         }
         return UndoPlan(
             target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [], described: described)

@@ -179,14 +179,22 @@ final class Workspace {
             case .fonts: break
             }
         }
-        let names = try podcastNames()
         return CommandChanges.of(
             events,
             before: ({ before.podcasts[$0] ?? .initial }, { before.episodes[$0] ?? .initial }),
             after: ({ after.podcasts[$0] ?? .initial }, { after.episodes[$0] ?? .initial })
         ) { id in
-            after.podcasts[id]?.existing?.name ?? names[id] ?? (try? self.podcast(id))?.existing?.name
+            after.podcasts[id]?.existing?.name ?? (try? self.podcastName(id)) ?? nil
         }
+    }
+
+    /// One podcast's name, deleted or not: as the batch has left it if its stream is loaded, else the
+    /// read model's (read once for the batch), else its stream's. Never a copy of every name per call:
+    /// this runs for every command of a script.
+    private func podcastName(_ id: PodcastID) throws -> String? {
+        if let state = podcasts[id] { return state.existing?.name }
+        if storedNames == nil { storedNames = try readModel.podcastNames() }
+        return try storedNames![id] ?? podcast(id).existing?.name
     }
 }
 

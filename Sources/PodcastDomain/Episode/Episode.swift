@@ -62,6 +62,7 @@ public struct Episode: Hashable, Sendable, Codable {
     /// Subtitles exist but were made from another transcript than the current one (or none is left).
     public var subtitlesOutdated: Bool { subtitles.map { $0.transcript != transcript } ?? false }
     public var hasThumbnail: Bool { thumbnail != nil }
-    /// A thumbnail exists but its inputs (title, number, text, settings, images) have changed since.
-    public var thumbnailOutdated: Bool { thumbnail.map { $0.inputs != thumbnailInputs } ?? false }
+    /// A thumbnail exists but its inputs (title, number, text, settings, images) have changed since, or
+    /// the font it was drawn in has been removed.
+    public var thumbnailOutdated: Bool { thumbnail.map { $0.inputs != thumbnailInputs || $0.fontRemoved } ?? false }
 }

@@ -65,6 +65,9 @@ public enum Rules {
         try check("textPositionY", settings.textPositionY, ThumbnailSettings.positions)
         try check("horizontalPadding", settings.horizontalPadding, ThumbnailSettings.paddings)
         try check("verticalPadding", settings.verticalPadding, ThumbnailSettings.paddings)
+        try check("overlayScale", settings.overlayScale, ThumbnailSettings.overlayScales)
+        try check("overlayPositionX", settings.overlayPositionX, ThumbnailSettings.positions)
+        try check("overlayPositionY", settings.overlayPositionY, ThumbnailSettings.positions)
         for (name, side) in [("canvasWidth", settings.canvasWidth), ("canvasHeight", settings.canvasHeight)] {
             guard ThumbnailSettings.canvasSides.contains(side) else {
                 throw .settingOutOfRange(setting: name, value: "\(side)", allowed: "16 to 8192 pixels")
@@ -102,9 +105,10 @@ public enum Rules {
 }
 
 extension TextField {
-    /// Everything but a description is one line. The one place that says which fields may hold line
-    /// breaks: a field of several lines may hold LF and CR, and no other control character.
-    var isSingleLine: Bool { self != .description }
+    /// Everything but a description and a thumbnail's text is one line. The one place that says which
+    /// fields may hold line breaks: a field of several lines may hold LF and CR, and no other control
+    /// character.
+    var isSingleLine: Bool { self != .description && self != .thumbnailText }
 
     var limit: Int {
         switch self {

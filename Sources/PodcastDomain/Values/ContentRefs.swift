@@ -67,11 +67,22 @@ public struct RenderedThumbnail: Hashable, Sendable, Codable {
     /// kept. It tells two renders apart even where `inputs` cannot, such as a font re-imported under
     /// the same name with other bytes.
     public var inputsDigest: String?
+    /// The size the text was drawn at, in points: the settings' size, or less where
+    /// ``TextFit/shrink`` made the text smaller to fit.
+    public var drawnFontSize: Double
+    /// Whether the font it was drawn in has been removed from the library since (``ThumbnailFontRemoved``),
+    /// which makes it outdated: drawn again, it would not look the same.
+    public var fontRemoved: Bool
 
-    public init(image: ImageRef, format: Format, inputs: ThumbnailInputs, inputsDigest: String? = nil) {
+    public init(
+        image: ImageRef, format: Format, inputs: ThumbnailInputs, inputsDigest: String? = nil, drawnFontSize: Double? = nil,
+        fontRemoved: Bool = false
+    ) {
         self.image = image
         self.format = format
         self.inputs = inputs
         self.inputsDigest = inputsDigest
+        self.drawnFontSize = drawnFontSize ?? inputs.settings.fontSize
+        self.fontRemoved = fontRemoved
     }
 }

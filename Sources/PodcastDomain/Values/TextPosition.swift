@@ -36,3 +36,16 @@ extension ThumbnailSettings {
         textPositionY = position.y
     }
 }
+
+extension ThumbnailSettings {
+    /// The preset the overlay's position fractions make, if they make one.
+    public var overlayPosition: TextPosition? {
+        TextPosition.allCases.first { $0.x == overlayPositionX && $0.y == overlayPositionY }
+    }
+
+    /// Sets both of the overlay's position fractions to `position`'s.
+    public mutating func placeOverlay(at position: TextPosition) {
+        overlayPositionX = position.x
+        overlayPositionY = position.y
+    }
+}

@@ -36,7 +36,9 @@ struct InputDigestTests {
             { $0.fontSize = 73 }, { $0.textPositionX = 0 }, { $0.textPositionY = 1 }, { $0.horizontalPadding = 41 },
             { $0.verticalPadding = 39 }, { $0.canvasWidth = 1280 }, { $0.canvasHeight = 720 },
             { $0.backgroundScaling = .stretch }, { $0.fontColorHex = .black }, { $0.outlineEnabled = false },
-            { $0.outlineColorHex = .white },
+            { $0.outlineColorHex = .white }, { $0.textFit = .wrap }, { $0.textFit = .none },
+            { $0.overlayPlacement = .fit }, { $0.overlayPlacement = .original }, { $0.overlayScale = 0.5 },
+            { $0.overlayPositionX = 0 }, { $0.overlayPositionY = 1 },
         ]
         for change in settingChanges {
             var settings = ThumbnailSettings.defaults

@@ -53,6 +53,11 @@ public struct ThumbnailInputDigest: Hashable, Sendable, CustomStringConvertible 
             "fontColorHex \(settings.fontColorHex.rawValue)",
             "outlineEnabled \(settings.outlineEnabled)",
             "outlineColorHex \(settings.outlineColorHex.rawValue)",
+            "textFit \(settings.textFit.rawValue)",
+            "overlayPlacement \(settings.overlayPlacement.rawValue)",
+            "overlayScale \(number(settings.overlayScale))",
+            "overlayPositionX \(number(settings.overlayPositionX))",
+            "overlayPositionY \(number(settings.overlayPositionY))",
             "text \(text.utf8.count) \(text)",
         ]
         return Array(lines.joined(separator: "\n").utf8)

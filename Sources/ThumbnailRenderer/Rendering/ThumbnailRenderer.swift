@@ -5,7 +5,7 @@ import PodcastDomain
 public enum ThumbnailRenderer {
     /// Raise it whenever a change to drawing changes pixels: every input digest includes it, so that
     /// thumbnails drawn by an older renderer no longer match.
-    public static let version = 1
+    public static let version = 2
 
     /// Draws a thumbnail at the settings' canvas size: the background scaled and centred as the settings
     /// say (black where it does not reach), the overlay over it scaled to fill, then the text.

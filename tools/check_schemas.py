@@ -42,7 +42,10 @@ DEFINITIONS = "definitions.schema.json"
 FILE_NAME = re.compile(r"^([A-Z][A-Za-z0-9]*)\.v([1-9][0-9]*)\.schema\.json$")
 
 # Old shapes that this build reads but never writes: no sample can exist; the fixture log checks them.
-UNSAMPLED = {("EpisodeCreated", 1), ("TranscriptImported", 1), ("TranscriptReplaced", 1), ("EpisodeRestored", 1)}
+UNSAMPLED = {("EpisodeCreated", 1), ("TranscriptImported", 1), ("TranscriptReplaced", 1), ("EpisodeRestored", 1),
+             # Thumbnail settings before text fit and the overlay's placement.
+             ("PodcastCreated", 1), ("PodcastThumbnailDefaultsChanged", 1), ("PodcastRestored", 1), ("EpisodeCreated", 2),
+             ("ThumbnailSettingsChanged", 1), ("ThumbnailRendered", 1), ("EpisodeRestored", 2)}
 
 # The optional stored properties of the Swift types (the rest are required), stated here a second time
 # so that the negative checks can tell a required field from an optional one without trusting the schema.
@@ -91,18 +94,20 @@ def nested_kind(value):
 
 # Field name -> (limit, one line only) for free text.
 TEXT_FIELDS = {"name": (200, True), "title": (200, True), "fontName": (200, True), "description": (5000, False),
-               "text": (100, True), "thumbnailText": (100, True)}
+               "text": (100, False), "thumbnailText": (100, False)}
 # Field name -> (a value above the maximum or None, must be an integer). Every number is at least 0.
 NUMBER_FIELDS = {
     "fontSize": (201, False), "textPositionX": (1.01, False), "textPositionY": (1.01, False),
     "horizontalPadding": (200.5, False), "verticalPadding": (200.5, False),
+    "overlayScale": (10.5, False), "overlayPositionX": (1.01, False), "overlayPositionY": (1.01, False),
+    "drawnFontSize": (201, False),
     "canvasWidth": (8193, True), "canvasHeight": (8193, True), "width": (16385, True), "height": (16385, True),
     "number": (2147483648, True), "episodeNumber": (2147483648, True), "cueCount": (None, True), "bytes": (None, True),
 }
 ID_FIELDS = {"id", "podcastID", "episodeID"}
 TIME_FIELDS = {"createdAt", "publishDate"}
 COLOUR_FIELDS = {"fontColorHex", "outlineColorHex"}
-ENUM_FIELDS = {"format", "backgroundScaling"}
+ENUM_FIELDS = {"format", "backgroundScaling", "textFit", "overlayPlacement"}
 # Control characters (C0, DEL, C1) no text field holds, stated here a second time as ControlCharacter.swift
 # gives them: each one is put inside a text, where trimming cannot remove it. A description may hold LF and
 # CR, and no other.
@@ -451,6 +456,8 @@ SETTING_OUT_OF_RANGE = {
     "fontSize": ((11.9, 200.5), False), "textPositionX": ((-0.01, 1.01), False),
     "textPositionY": ((-0.01, 1.01), False), "horizontalPadding": ((-1, 200.5), False),
     "verticalPadding": ((-1, 200.5), False), "canvasWidth": ((15, 8193), True), "canvasHeight": ((15, 8193), True),
+    "overlayScale": ((0.04, 10.5), False), "overlayPositionX": ((-0.01, 1.01), False),
+    "overlayPositionY": ((-0.01, 1.01), False),
 }
 # Command -> its required fields that take null, to clear what they set: required so that a forgotten
 # field never clears anything, nullable so that clearing can be asked for. Stated here a second time, as
@@ -613,10 +620,13 @@ def broken_setting(key, value):
         yield f"settings.{key} with a non-hex digit", "#GGCC00"
         yield f"settings.{key} with a trailing space", value + " "
         yield f"settings.{key} as null", None
-    elif key == "backgroundScaling":
-        yield f"settings.{key} = fill", "fill"
+    elif key in ("backgroundScaling", "textFit", "overlayPlacement"):
+        # Each a word another of these settings takes, so that the enums cannot be mixed up.
+        yield f"settings.{key} = stretch-fit", "stretch-fit"
         yield f"settings.{key} in another case", value[0].upper() + value[1:]
         yield f"settings.{key} as null", None
+        other = {"backgroundScaling": "fill", "textFit": "fill", "overlayPlacement": "shrink"}[key]
+        yield f"settings.{key} = {other}", other
     elif key == "outlineEnabled":
         yield f"settings.{key} as a string", str(value).lower()
         yield f"settings.{key} as 1", 1
@@ -671,7 +681,7 @@ def broken_value(name, key, value, optional):
         limit, one_line = COMMAND_TEXT[key]
         yield from broken_text(key, value, limit, one_line, blank_allowed=key == "description")
     elif key == "text" and name == "thumbnail.text":
-        yield from broken_text(key, value, THUMBNAIL_TEXT_LIMIT, True, blank_allowed=True)
+        yield from broken_text(key, value, THUMBNAIL_TEXT_LIMIT, False, blank_allowed=True)
     elif key == "text":
         yield "text empty", ""
         yield "text blank", " \n\t\ufeff"
@@ -739,7 +749,7 @@ def lenient_lines(name, line):
             for what, text in lenient_text(key, value, limit, one_line, blank_allowed=key == "description"):
                 yield what, {**line, key: text}
         elif key == "text" and name == "thumbnail.text":
-            for what, text in lenient_text(key, value, THUMBNAIL_TEXT_LIMIT, True, blank_allowed=True):
+            for what, text in lenient_text(key, value, THUMBNAIL_TEXT_LIMIT, False, blank_allowed=True):
                 yield what, {**line, key: text}
         elif key == "id":
             yield "id in uppercase", {**line, key: value.upper()}

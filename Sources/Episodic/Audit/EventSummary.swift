@@ -34,6 +34,7 @@ enum EventSummary {
         case .thumbnailTextChanged(let e): "thumbnail text \(e.text.map { FieldText.text($0) } ?? "default")"
         case .thumbnailRendered(let e): "thumbnail \(FieldText.thumbnail(e.thumbnail))"
         case .thumbnailDiscarded: "thumbnail none"
+        case .thumbnailFontRemoved(let e): "thumbnail outdated: its font \(FieldText.text(e.fontName)) was removed"
         case .fontImported(let e): "font \(FieldText.text(e.name)) \(FieldText.blob(e.font))"
         case .fontRemoved(let e): "font \(FieldText.text(e.name)) removed"
         }

@@ -28,7 +28,7 @@ enum FieldText {
 
     static func thumbnail(_ ref: RenderedThumbnail?) -> String {
         guard let ref else { return "none" }
-        return ref.format.rawValue + " " + image(ref.image)
+        return ref.format.rawValue + " " + image(ref.image) + (ref.fontRemoved ? " (outdated: its font was removed)" : "")
     }
 
     static func settings(_ settings: ThumbnailSettings) -> String {
@@ -37,6 +37,9 @@ enum FieldText {
             + " at \(number(settings.textPositionX)),\(number(settings.textPositionY))"
             + " padding \(number(settings.horizontalPadding))x\(number(settings.verticalPadding))"
             + " on \(settings.canvasWidth)x\(settings.canvasHeight) \(settings.backgroundScaling.rawValue)"
+            + " fit \(settings.textFit.rawValue) overlay \(settings.overlayPlacement.rawValue)"
+            + (settings.overlayPlacement == .original
+                ? " \(number(settings.overlayScale))x at \(number(settings.overlayPositionX)),\(number(settings.overlayPositionY))" : "")
     }
 
     /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)

@@ -59,7 +59,7 @@ extension Library {
                         workspace.hold(blobs)
                         var outcome = SubmitOutcome(
                             name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
-                            warnings: decision.warnings)
+                            warnings: decision.warnings, thumbnailWarnings: decision.thumbnailWarnings)
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {

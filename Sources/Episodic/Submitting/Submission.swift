@@ -85,6 +85,8 @@ public struct SubmitOutcome: Sendable {
     public var created: Created?
     /// What a transcript import or conversion read past (`TranscriptWarning`); empty otherwise.
     public var warnings: [TranscriptWarning] = []
+    /// What would make a thumbnail poor, said when its input is given or it is drawn (`ThumbnailWarning`).
+    public var thumbnailWarnings: [ThumbnailWarning] = []
     /// What the command changed, field by field, for telling people in words (``HistoryEntry/sentence``).
     public var changes: [HistoryEntry.Change] = []
 

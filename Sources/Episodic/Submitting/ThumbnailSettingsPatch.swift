@@ -17,6 +17,11 @@ public struct ThumbnailSettingsPatch: Hashable, Sendable, Decodable {
     public var fontColorHex: HexColor?
     public var outlineEnabled: Bool?
     public var outlineColorHex: HexColor?
+    public var textFit: TextFit?
+    public var overlayPlacement: OverlayPlacement?
+    public var overlayScale: Double?
+    public var overlayPositionX: Double?
+    public var overlayPositionY: Double?
 
     public init() {}
 
@@ -58,6 +63,11 @@ public struct ThumbnailSettingsPatch: Hashable, Sendable, Decodable {
             Field(\.fontColorHex, \.fontColorHex, "fontColorHex", "a colour written #RRGGBB"),
             Field(\.outlineEnabled, \.outlineEnabled, "outlineEnabled", "true or false"),
             Field(\.outlineColorHex, \.outlineColorHex, "outlineColorHex", "a colour written #RRGGBB"),
+            Field(\.textFit, \.textFit, "textFit", "one of \"shrink\", \"wrap\" and \"none\""),
+            Field(\.overlayPlacement, \.overlayPlacement, "overlayPlacement", "one of \"fill\", \"fit\" and \"original\""),
+            Field(\.overlayScale, \.overlayScale, "overlayScale", "a number"),
+            Field(\.overlayPositionX, \.overlayPositionX, "overlayPositionX", "a number"),
+            Field(\.overlayPositionY, \.overlayPositionY, "overlayPositionY", "a number"),
         ]
     }
 }

@@ -23,7 +23,9 @@ extension Workspace {
                 return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
             }
             let events = try decide(command, episode: id)
-            return Decision(events: events, warnings: events.flatMap(\.transcriptWarnings))
+            return Decision(
+                events: events, warnings: events.flatMap(\.transcriptWarnings),
+                thumbnailWarnings: command.changesThumbnailInputs ? try newThumbnailWarnings(of: id, after: events) : [])
         case let .createEpisode(reference, command):
             guard case .create(let id, _, _, _, _, _) = command else {
                 preconditionFailure("createEpisode takes EpisodeCommand.create, not \(command.name)")
@@ -42,13 +44,15 @@ extension Workspace {
         case let .patchThumbnailSettings(reference, patch):
             let id = try resolve(reference)
             let settings = try withImportedFont(patch, applied: try episode(id).live?.thumbnailSettings)
-            return Decision(events: try decide(.changeThumbnailSettings(settings), episode: id))
+            let events = try decide(.changeThumbnailSettings(settings), episode: id)
+            return Decision(events: events, thumbnailWarnings: try newThumbnailWarnings(of: id, after: events))
         case let .renderThumbnail(reference):
             let id = try resolve(reference)
             let episode = try episode(id).requireLive()
             guard let inputs = episode.thumbnailInputs else { throw DomainError.renderNeedsBackground }
             let (thumbnail, bytes) = try ThumbnailDrawing.stored(inputs, fonts: try fonts(), blob: blob)
-            return Decision(events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes])
+            return Decision(
+                events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes], thumbnailWarnings: episode.thumbnailWarnings)
         case let .font(command):
             return Decision(events: try FontDecider.decide(command, try fonts(), try fontFacts(for: command)))
         }
@@ -82,6 +86,15 @@ extension Workspace {
         return font
     }
 
+    /// The thumbnail warnings the episode has after `events` and did not have before: said once, when
+    /// the input that causes them is given (a render says them all again).
+    private func newThumbnailWarnings(of id: EpisodeID, after events: [DomainEvent]) throws -> [ThumbnailWarning] {
+        let before = try episode(id)
+        let after = events.reduce(before, EpisodeDecider.evolve)
+        let old = before.live?.thumbnailWarnings ?? []
+        return (after.live?.thumbnailWarnings ?? []).filter { !old.contains($0) }
+    }
+
     /// An episode command on an existing episode.
     private func decide(_ command: EpisodeCommand, episode id: EpisodeID) throws -> [DomainEvent] {
         let state = try episode(id)
@@ -106,22 +119,25 @@ extension Workspace {
         return (reference, srt, subtitles.warnings)
     }
 
-    /// For a font's removal, the live episodes whose thumbnail settings name it, as `Podcast/number`:
-    /// the read model's, with the batch's own changes over them.
+    /// For a font's removal, the live episodes whose thumbnail settings name it, as `Podcast/number`
+    /// (the read model's, with the batch's own changes over them), and those whose current thumbnail was
+    /// drawn in it. A thumbnail that is not outdated was drawn from the settings the episode has now, so
+    /// only episodes whose settings name the font can have one.
     private func fontFacts(for command: FontCommand) throws -> FontFacts {
         guard case .remove(let name, _) = command else { return FontFacts() }
         let key = Rules.nameKey(name)
-        var using: [(PodcastID, Int)] = []
+        var using: [EpisodeID] = []
         for stored in try readModel.episodesNamingFonts() where loadedEpisodes[stored.episode] == nil {
-            if Rules.nameKey(stored.font) == key { using.append((stored.podcast, stored.number)) }
+            if Rules.nameKey(stored.font) == key { using.append(stored.episode) }
         }
-        for state in loadedEpisodes.values {
-            guard let episode = state.live, let font = episode.thumbnailSettings.fontName, Rules.nameKey(font) == key else { continue }
-            using.append((episode.podcastID, episode.number))
+        for (id, state) in loadedEpisodes {
+            guard let font = state.live?.thumbnailSettings.fontName, Rules.nameKey(font) == key else { continue }
+            using.append(id)
         }
-        return FontFacts(episodesUsing: try using.sorted { ($0.0.description, $0.1) < ($1.0.description, $1.1) }.map { podcast, number in
-            "\(try self.podcast(podcast).live?.name ?? podcast.description)/\(number)"
-        })
+        let episodes = try using.compactMap { try episode($0).live }.sorted { ($0.podcastID.description, $0.number) < ($1.podcastID.description, $1.number) }
+        return FontFacts(
+            episodesUsing: try episodes.map { "\(try podcast($0.podcastID).live?.name ?? $0.podcastID.description)/\($0.number)" },
+            thumbnailsDrawnIn: episodes.filter { $0.hasThumbnail && !$0.thumbnailOutdated }.map(\.id))
     }
 
     /// The facts a podcast command's rule looks at: other names for a create or a rename, the live
@@ -167,4 +183,16 @@ struct Decision {
     var blobs: [[UInt8]] = []
     /// What a transcript import or conversion read past, for the outcome.
     var warnings: [TranscriptWarning] = []
+    /// What would make the episode's thumbnail poor, for the outcome.
+    var thumbnailWarnings: [ThumbnailWarning] = []
+}
+
+extension EpisodeCommand {
+    /// Whether the command changes what the thumbnail is drawn from, so may bring a ``ThumbnailWarning``.
+    fileprivate var changesThumbnailInputs: Bool {
+        switch self {
+        case .setBackground, .setOverlay, .changeThumbnailSettings: true
+        default: false
+        }
+    }
 }

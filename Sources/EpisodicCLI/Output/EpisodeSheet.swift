@@ -30,11 +30,18 @@ enum EpisodeSheet {
             ("subtitles", episode.subtitles.map { "\($0.cueCount) cues, " + blob($0.blob) } ?? "–"),
             ("background", episode.background.map(image) ?? "–"),
             ("overlay", episode.overlay.map(image) ?? "–"),
-            ("thumbnail", episode.thumbnail.map { "\($0.format.rawValue), " + image($0.image) } ?? "–"),
+            ("thumbnail", episode.thumbnail.map {
+                "\($0.format.rawValue), " + image($0.image) + ", text drawn at \(number($0.drawnFontSize)) pt"
+            } ?? "–"),
             ("thumbnail text", episode.effectiveThumbnailText),
         ] + settingsRows(episode.thumbnailSettings)
         if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
-        if episode.thumbnailOutdated { rows[12].1 += " (outdated: its inputs changed since)" }
+        if let thumbnail = episode.thumbnail, episode.thumbnailOutdated {
+            rows[12].1 += thumbnail.fontRemoved ? " (outdated: its font was removed since)" : " (outdated: its inputs changed since)"
+        }
+        if !episode.thumbnailWarnings.isEmpty {
+            rows[12].1 += "\n" + episode.thumbnailWarnings.map { "warning: \($0)" }.joined(separator: "\n")
+        }
         if !episode.transcriptWarnings.isEmpty {
             rows[8].1 += "\n" + episode.transcriptWarnings.map { "warning: \($0)" }.joined(separator: "\n")
         }
@@ -49,6 +56,11 @@ enum EpisodeSheet {
             ("text position", "\(number(settings.textPositionX)), \(number(settings.textPositionY)); padding "
                 + "\(number(settings.horizontalPadding)) x \(number(settings.verticalPadding)) px"),
             ("canvas", "\(settings.canvasWidth)x\(settings.canvasHeight), \(settings.backgroundScaling.rawValue)"),
+            ("text fit", settings.textFit.rawValue),
+            ("overlay placement", settings.overlayPlacement == .original
+                ? "original, \(number(settings.overlayScale))x, at "
+                    + (settings.overlayPosition?.argument ?? "\(number(settings.overlayPositionX)), \(number(settings.overlayPositionY))")
+                : settings.overlayPlacement.rawValue),
         ]
     }
 

@@ -20,6 +20,8 @@ struct OutcomeRecord: Encodable {
     var recovered: [RecoveredRecord]?
     /// What a transcript import or conversion read past; absent when nothing was.
     var warnings: [TranscriptWarningRecord]?
+    /// What would make a thumbnail poor; absent when nothing would.
+    var thumbnailWarnings: [ThumbnailWarningRecord]?
 
     init(_ outcome: SubmitOutcome) {
         command = outcome.name
@@ -28,6 +30,7 @@ struct OutcomeRecord: Encodable {
         events = outcome.events.map(\.type)
         positions = outcome.positions.map { Positions(first: $0.lowerBound.rawValue, last: $0.upperBound.rawValue) }
         warnings = outcome.warnings.isEmpty ? nil : outcome.warnings.map(TranscriptWarningRecord.init)
+        thumbnailWarnings = outcome.thumbnailWarnings.isEmpty ? nil : outcome.thumbnailWarnings.map(ThumbnailWarningRecord.init)
     }
 
     /// The same, for people.
@@ -261,5 +264,16 @@ struct RecoveredRecord: Encodable {
         lastAcknowledged = report.lastAcknowledged.rawValue
         unacknowledged = report.unacknowledged.map(\.rawValue)
         discardedAcknowledged = report.discardedAcknowledged
+    }
+}
+
+/// A thumbnail warning: its kind (`backgroundSmallerThanCanvas`, `overlayCropped`) and its message.
+struct ThumbnailWarningRecord: Encodable {
+    var kind: String
+    var message: String
+
+    init(_ warning: ThumbnailWarning) {
+        kind = warning.kind
+        message = warning.description
     }
 }

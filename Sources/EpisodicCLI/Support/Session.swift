@@ -115,6 +115,7 @@ struct Session {
                 Terminal.say("To bring it back: episodic undo \(outcome.commandID.description.prefix(8))")
             }
             for warning in outcome.warnings { Terminal.printError("warning: \(warning)") }
+            for warning in outcome.thumbnailWarnings { Terminal.printError("warning: \(warning)") }
         }
     }
 

@@ -48,6 +48,27 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Outline colour, #RRGGBB.", valueName: "colour"))
     var outlineColor: String?
 
+    @Option(help: ArgumentHelp(
+        "How the text fits the padded area: shrink (wrap onto up to 3 lines, then make it smaller, down to 12 pt), "
+            + "wrap (wrap at the size set; refuse what does not fit), none (draw at the size set; the canvas cuts it).",
+        valueName: "mode"))
+    var fit: TextFit?
+
+    @Option(help: ArgumentHelp(
+        "How the overlay is drawn: fill (cover the canvas, cropped), fit (whole, centred), "
+            + "original (its own size times --overlay-scale, at --overlay-position).",
+        valueName: "placement"))
+    var overlayPlacement: OverlayPlacement?
+
+    @Option(help: ArgumentHelp("With --overlay-placement original: the overlay's size as a multiple of its pixels, 0.05 to 10.",
+        valueName: "factor"), transform: NumberArgument.decimal(ThumbnailSettings.overlayScales, "(times the overlay's pixels)"))
+    var overlayScale: Double?
+
+    @Option(help: ArgumentHelp(
+        "With --overlay-placement original: where the overlay goes, inside the padding: "
+            + "\(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
+    var overlayPosition: TextPosition?
+
     /// The settings the options change; the others stay as they are when the command runs.
     func patch() throws -> ThumbnailSettingsPatch {
         var patch = ThumbnailSettingsPatch()
@@ -64,6 +85,11 @@ struct ThumbnailSettingsOptions: ParsableArguments {
         patch.fontColorHex = try color.map { try Self.color($0, option: "--color") }
         patch.outlineEnabled = outline
         patch.outlineColorHex = try outlineColor.map { try Self.color($0, option: "--outline-color") }
+        patch.textFit = fit
+        patch.overlayPlacement = overlayPlacement
+        patch.overlayScale = overlayScale
+        patch.overlayPositionX = overlayPosition?.x
+        patch.overlayPositionY = overlayPosition?.y
         return patch
     }
 
@@ -134,3 +160,7 @@ struct CanvasSize {
         return CanvasSize(width: width, height: height)
     }
 }
+
+extension TextFit: ExpressibleByArgument {}
+
+extension OverlayPlacement: ExpressibleByArgument {}

@@ -33,7 +33,43 @@ public enum Upcasting {
             }
             return new
         },
+        // Thumbnail settings gained a text fit and the overlay's placement, scale and position, and a
+        // render its drawn size. Settings written before meant text drawn at its size and an overlay
+        // filling the canvas (``ThumbnailSettings/beforeFitting``); a render drew the text at the size set.
+        Step(type: PodcastCreated.type, version: 1) { $0.updating("thumbnailDefaults", with: beforeFitting) },
+        Step(type: PodcastThumbnailDefaultsChanged.type, version: 1) { $0.updating("thumbnailDefaults", with: beforeFitting) },
+        Step(type: PodcastRestored.type, version: 1) { old in
+            old.updating("podcast") { $0.updating("thumbnailDefaults", with: beforeFitting) }
+        },
+        Step(type: EpisodeCreated.type, version: 2) { $0.updating("thumbnailSettings", with: beforeFitting) },
+        Step(type: ThumbnailSettingsChanged.type, version: 1) { $0.updating("settings", with: beforeFitting) },
+        Step(type: ThumbnailRendered.type, version: 1) { $0.updating("thumbnail", with: renderBeforeFitting) },
+        Step(type: EpisodeRestored.type, version: 2) { old in
+            old.updating("episode") {
+                $0.updating("thumbnailSettings", with: beforeFitting).updating("thumbnail", with: renderBeforeFitting)
+            }
+        },
     ]
+
+    /// Settings as written before fitting, with the values that mean what they drew.
+    private static func beforeFitting(_ settings: [String: Any]) -> [String: Any] {
+        let before = ThumbnailSettings.beforeFitting
+        return settings.merging([
+            "textFit": before.textFit.rawValue, "overlayPlacement": before.overlayPlacement.rawValue,
+            "overlayScale": before.overlayScale, "overlayPositionX": before.overlayPositionX,
+            "overlayPositionY": before.overlayPositionY,
+        ]) { old, _ in old }
+    }
+
+    /// A render recorded before fitting: its settings as above, its text drawn at the size they set, its
+    /// font still in the library as far as it knew.
+    private static func renderBeforeFitting(_ thumbnail: [String: Any]) -> [String: Any] {
+        var new = thumbnail.updating("inputs") { $0.updating("settings", with: beforeFitting) }
+        let settings = (new["inputs"] as? [String: Any])?["settings"] as? [String: Any]
+        new["drawnFontSize"] = settings?["fontSize"] ?? ThumbnailSettings.defaults.fontSize
+        new["fontRemoved"] = false
+        return new
+    }
 
     struct MissingStep: Error, CustomStringConvertible {
         let type: String
@@ -53,5 +89,16 @@ public enum Upcasting {
             object = try step.upgrade(object)
         }
         return try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// This object with the object under `key` passed through `change`; as it is when `key` holds no
+    /// object (an optional left out, or null).
+    fileprivate func updating(_ key: String, with change: ([String: Any]) -> [String: Any]) -> [String: Any] {
+        guard let inner = self[key] as? [String: Any] else { return self }
+        var new = self
+        new[key] = change(inner)
+        return new
     }
 }

@@ -116,6 +116,7 @@ public enum EpisodeDecider: Decider {
         case .thumbnailTextChanged(let e): episode.thumbnailText = e.text
         case .thumbnailRendered(let e): episode.thumbnail = e.thumbnail
         case .thumbnailDiscarded: episode.thumbnail = nil
+        case .thumbnailFontRemoved: episode.thumbnail?.fontRemoved = true
         default: break
         }
         return .active(episode)

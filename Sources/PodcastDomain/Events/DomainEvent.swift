@@ -33,6 +33,7 @@ public enum DomainEvent: Hashable, Sendable {
     case thumbnailTextChanged(ThumbnailTextChanged)
     case thumbnailRendered(ThumbnailRendered)
     case thumbnailDiscarded(ThumbnailDiscarded)
+    case thumbnailFontRemoved(ThumbnailFontRemoved)
 
     case fontImported(FontImported)
     case fontRemoved(FontRemoved)
@@ -70,6 +71,7 @@ public enum DomainEvent: Hashable, Sendable {
         case .thumbnailTextChanged(let e): e
         case .thumbnailRendered(let e): e
         case .thumbnailDiscarded(let e): e
+        case .thumbnailFontRemoved(let e): e
         case .fontImported(let e): e
         case .fontRemoved(let e): e
         }
@@ -98,7 +100,7 @@ public enum DomainEvent: Hashable, Sendable {
         EventCase(srtGenerated), EventCase(srtDiscarded), EventCase(thumbnailBackgroundSet),
         EventCase(thumbnailBackgroundCleared), EventCase(thumbnailOverlaySet), EventCase(thumbnailOverlayCleared),
         EventCase(thumbnailSettingsChanged), EventCase(thumbnailTextChanged), EventCase(thumbnailRendered),
-        EventCase(thumbnailDiscarded), EventCase(fontImported), EventCase(fontRemoved),
+        EventCase(thumbnailDiscarded), EventCase(thumbnailFontRemoved), EventCase(fontImported), EventCase(fontRemoved),
     ]
 
     /// The cases by the type names written in the log.

@@ -2,9 +2,10 @@ import CoreValues
 
 // The facts of an episode's stream, one each, named in the past tense.
 
-/// Version 2; version 1 had no `publishDate` (see ``Upcasting``).
+/// Version 3; version 1 had no `publishDate`, version 2's thumbnail settings no text fit or overlay
+/// placement (see ``Upcasting``).
 public struct EpisodeCreated: EpisodeEventPayload {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public var episodeID: EpisodeID
     public var podcastID: PodcastID
     public var title: String
@@ -47,9 +48,10 @@ public struct EpisodeDeleted: EpisodeEventPayload {
 
 /// A deleted episode came back, with its content: the undo of ``EpisodeDeleted``.
 ///
-/// Version 2; version 1's episode had no `transcriptWarnings` (see ``Upcasting``).
+/// Version 3; version 1's episode had no `transcriptWarnings`, version 2's thumbnail settings no text fit
+/// or overlay placement, and its thumbnail no drawn size (see ``Upcasting``).
 public struct EpisodeRestored: EpisodeEventPayload {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public var episode: Episode
     public var episodeID: EpisodeID { episode.id }
     public var blobs: [BlobRef] {
@@ -118,7 +120,9 @@ public struct ThumbnailOverlayCleared: EpisodeEventPayload {
     public var episodeID: EpisodeID
 }
 
+/// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
 public struct ThumbnailSettingsChanged: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episodeID: EpisodeID
     public var settings: ThumbnailSettings
 }
@@ -129,10 +133,22 @@ public struct ThumbnailTextChanged: EpisodeEventPayload {
     public var text: String?
 }
 
+/// Version 2; version 1's settings had no text fit or overlay placement, and it recorded no drawn size
+/// (see ``Upcasting``).
 public struct ThumbnailRendered: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episodeID: EpisodeID
     public var thumbnail: RenderedThumbnail
     public var blobs: [BlobRef] { [thumbnail.image.blob] }
+}
+
+/// The font the episode's thumbnail was drawn in was removed from the library (`font remove --force`),
+/// so the thumbnail is outdated: drawn again, it could not look the same. Written in the font's removal
+/// commit, one per episode whose current thumbnail was drawn in it.
+public struct ThumbnailFontRemoved: EpisodeEventPayload {
+    public var episodeID: EpisodeID
+    /// The font's name, as imported.
+    public var fontName: String
 }
 
 /// The rendered thumbnail was removed: the undo of a first ``ThumbnailRendered``.

@@ -2,7 +2,9 @@ import CoreValues
 
 // The facts of a podcast's stream, one each, named in the past tense.
 
+/// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
 public struct PodcastCreated: PodcastEventPayload {
+    public static let schemaVersion = 2
     public var podcastID: PodcastID
     public var name: String
     public var description: String?
@@ -41,7 +43,9 @@ public struct PodcastDefaultOverlayCleared: PodcastEventPayload {
     public var podcastID: PodcastID
 }
 
+/// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
 public struct PodcastThumbnailDefaultsChanged: PodcastEventPayload {
+    public static let schemaVersion = 2
     public var podcastID: PodcastID
     public var thumbnailDefaults: ThumbnailSettings
 }
@@ -52,7 +56,10 @@ public struct PodcastDeleted: PodcastEventPayload {
 }
 
 /// A deleted podcast came back, as it was: the undo of ``PodcastDeleted``.
+///
+/// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
 public struct PodcastRestored: PodcastEventPayload {
+    public static let schemaVersion = 2
     public var podcast: Podcast
     public var podcastID: PodcastID { podcast.id }
     public var blobs: [BlobRef] { podcast.artwork.blobs + podcast.defaultOverlay.blobs }

@@ -38,8 +38,8 @@ public enum FontCommand: Hashable, Sendable {
     /// Imports the font stored as `font` under `name`, which no other font may have (ignoring case).
     case `import`(name: String, font: BlobRef)
     /// Removes the font called `name` (ignoring case). Refused while episodes' thumbnail settings name
-    /// it, unless `force`: their settings keep the name, and rendering with them is refused until a font
-    /// of that name is imported again.
+    /// it, unless `force`: their settings keep the name, rendering with them is refused until a font of
+    /// that name is imported again, and thumbnails drawn in it become outdated.
     case remove(name: String, force: Bool = false)
 }
 
@@ -48,9 +48,13 @@ public struct FontFacts: Sendable {
     /// For a remove: the live episodes whose thumbnail settings name the font, as people name them
     /// (`Night Shift/4`).
     public var episodesUsing: [String]
+    /// For a remove: the live episodes whose current thumbnail was drawn in the font (and is not already
+    /// outdated), which a forced removal marks outdated.
+    public var thumbnailsDrawnIn: [EpisodeID]
 
-    public init(episodesUsing: [String] = []) {
+    public init(episodesUsing: [String] = [], thumbnailsDrawnIn: [EpisodeID] = []) {
         self.episodesUsing = episodesUsing
+        self.thumbnailsDrawnIn = thumbnailsDrawnIn
     }
 }
 
@@ -78,6 +82,7 @@ public enum FontDecider: Decider {
             guard let existing = state.font(named: name) else { throw .fontNotFound(name) }
             if !force, !facts.episodesUsing.isEmpty { throw .fontInUse(existing.name, by: facts.episodesUsing) }
             return [.fontRemoved(FontRemoved(name: existing.name))]
+                + facts.thumbnailsDrawnIn.map { .thumbnailFontRemoved(ThumbnailFontRemoved(episodeID: $0, fontName: existing.name)) }
         }
     }
 

@@ -31,7 +31,7 @@ extension DomainEvent {
         case .thumbnailOverlaySet, .thumbnailOverlayCleared: [.overlay]
         case .thumbnailSettingsChanged: [.thumbnailSettings]
         case .thumbnailTextChanged: [.thumbnailText]
-        case .thumbnailRendered, .thumbnailDiscarded: [.thumbnail]
+        case .thumbnailRendered, .thumbnailDiscarded, .thumbnailFontRemoved: [.thumbnail]
         case .fontImported, .fontRemoved: [.font]
         }
     }

@@ -68,7 +68,7 @@ public enum Inverses {
             return [.thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: id, settings: before.thumbnailSettings))]
         case .thumbnailTextChanged:
             return [.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: before.thumbnailText))]
-        case .thumbnailRendered, .thumbnailDiscarded:
+        case .thumbnailRendered, .thumbnailDiscarded, .thumbnailFontRemoved:
             return [before.thumbnail.map { .thumbnailRendered(ThumbnailRendered(episodeID: id, thumbnail: $0)) }
                 ?? .thumbnailDiscarded(ThumbnailDiscarded(episodeID: id))]
         default:

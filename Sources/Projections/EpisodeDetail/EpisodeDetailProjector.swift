@@ -8,7 +8,7 @@ import PodcastDomain
 /// content. It never reads a blob.
 public struct EpisodeDetailProjector: Projector {
     public let name = "episode-detail"
-    public let schemaVersion = 2
+    public let schemaVersion = 3
     public let tables = ["episode_details"]
 
     public init() {}

@@ -1,4 +1,5 @@
--- The episode-detail projector, schema version 2 (1 had no transcript_warnings): an episode's light fields, its thumbnail settings,
+-- The episode-detail projector, schema version 3 (1 had no transcript_warnings; 2's settings had no text fit or
+-- overlay placement, its thumbnails no drawn size): an episode's light fields, its thumbnail settings,
 -- and the references of its heavy content (never the content itself). References and settings are
 -- JSON, as the events write them, so `sqlite3` can read them with json_extract.
 

@@ -126,10 +126,10 @@ struct Studio {
     }
 
     /// Decides a font command, folds the events, and checks their types.
-    mutating func font(_ command: FontCommand, expect expected: [String]) {
+    mutating func font(_ command: FontCommand, facts: FontFacts = FontFacts(), expect expected: [String]) {
         let step = "font \(command)"
         do {
-            let events = try FontDecider.decide(command, fonts)
+            let events = try FontDecider.decide(command, fonts, facts)
             Self.check(events, expected, step)
             apply(events, step: step)
         } catch {
@@ -248,7 +248,8 @@ studio.episode(
     pilotID, of: podcastID,
     .changeThumbnailSettings(ThumbnailSettings(
         fontSize: 200, textPositionX: 0, textPositionY: 1, horizontalPadding: 200, verticalPadding: 12.5,
-        canvasWidth: 16, canvasHeight: 8192, backgroundScaling: .stretch)),
+        canvasWidth: 16, canvasHeight: 8192, backgroundScaling: .stretch, textFit: .wrap, overlayPlacement: .original,
+        overlayScale: 0.05, overlayPositionX: 1, overlayPositionY: 0)),
     expect: ["ThumbnailSettingsChanged"])
 studio.episode(
     pilotID, of: podcastID,
@@ -315,6 +316,22 @@ let menloBack = Inverses.of(menloRemoved, before: fontsBefore)
 Studio.check(menloBack, ["FontImported"], "undo of FontRemoved")
 studio.apply(menloBack, step: "undo of FontRemoved")
 guard studio.fonts == fontsBefore else { fail("undoing the font's removal did not bring it back as it was") }
+
+// Removed by force while the pilot's thumbnail, drawn in it, is current: the thumbnail becomes outdated,
+// and undoing that brings back the thumbnail as it was.
+guard let pilotBefore = studio.episode(pilotID).live, pilotBefore.hasThumbnail, !pilotBefore.thumbnailOutdated else {
+    fail("the pilot has no current thumbnail drawn in Menlo")
+}
+studio.font(
+    .remove(name: "Menlo", force: true), facts: FontFacts(episodesUsing: ["Night Shift/1"], thumbnailsDrawnIn: [pilotID]),
+    expect: ["FontRemoved", "ThumbnailFontRemoved"])
+guard case .thumbnailFontRemoved = studio.samples.last?.event, studio.episode(pilotID).live?.thumbnailOutdated == true else {
+    fail("the forced removal did not mark the pilot's thumbnail outdated")
+}
+let thumbnailBack = Inverses.of(studio.samples.last!.event, before: EpisodeState.active(pilotBefore))
+Studio.check(thumbnailBack, ["ThumbnailRendered"], "undo of ThumbnailFontRemoved")
+studio.apply(thumbnailBack, step: "undo of ThumbnailFontRemoved")
+guard studio.episode(pilotID).live == pilotBefore else { fail("undoing ThumbnailFontRemoved did not bring the thumbnail back") }
 
 // MARK: Output
 

@@ -2,7 +2,7 @@
 """Checks schemas/events against what the domain really writes, and schemas/commands against what
 `episodic submit` reads. Run by tools/check-schemas.
 
-  check_schemas.py --schemas schemas/events --samples SAMPLES.jsonl [--fixture LOG.jsonl]
+  check_schemas.py --schemas schemas/events --samples SAMPLES.jsonl [--fixture LOG.jsonl ...]
                    [--commands schemas/commands] [--examples EXAMPLES.jsonl]
 
 SAMPLES.jsonl holds the lines of domain-event-samples: {"type", "schemaVersion", "payload"}.
@@ -822,7 +822,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--schemas", type=pathlib.Path, required=True)
     parser.add_argument("--samples", type=pathlib.Path, required=True)
-    parser.add_argument("--fixture", type=pathlib.Path)
+    parser.add_argument("--fixture", type=pathlib.Path, action="append", default=[], help="a stored log's lines; repeatable")
     parser.add_argument("--commands", type=pathlib.Path, default=ROOT / "schemas/commands")
     parser.add_argument("--examples", type=pathlib.Path, help="default: examples.jsonl in --commands")
     arguments = parser.parse_args()
@@ -837,8 +837,9 @@ def main():
     validate_samples(samples, events, validators)
 
     fixture_lines, fixture_subjects = 0, []
-    if arguments.fixture and arguments.fixture.exists():
-        fixture_lines, fixture_subjects = validate_fixture(arguments.fixture, events, validators)
+    for fixture in arguments.fixture:
+        lines, subjects = validate_fixture(fixture, events, validators)
+        fixture_lines, fixture_subjects = fixture_lines + lines, fixture_subjects + subjects
 
     subjects = [(f"sample {n}", (t, v), p) for n, t, v, p in samples if (t, v) in events] + fixture_subjects
     broken = negative_checks(subjects, events, validators)
@@ -850,7 +851,7 @@ def main():
         print(f"schemas: {len(problems)} problem{'s' if len(problems) != 1 else ''} (listed above)")
         return 1
     types = len({t for _, t, _, _ in samples})
-    fixture = f"; {fixture_lines} fixture lines valid" if arguments.fixture and arguments.fixture.exists() else ""
+    fixture = f"; {fixture_lines} fixture lines valid" if arguments.fixture else ""
     print(f"schemas: {len(samples)} samples of {types} types valid against {len(events)} schemas{fixture}; "
           f"{broken} broken samples all rejected")
     print(commands)

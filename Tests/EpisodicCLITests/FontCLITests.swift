@@ -43,13 +43,23 @@ struct FontCLITests {
         let again = try cli.run("font", "import", Self.dejaVuBold, "--name", "Bold Again")
         #expect(again.status == 65 && again.err.contains("already imported, as \"Title Font\""), "\(again.err)")
 
-        // While the episode uses it, removing it is refused, naming the episode; --force removes it.
+        // While the episode uses it, removing it is refused, naming the episode; --force removes it and
+        // marks the thumbnail drawn in it outdated, saying why.
         let inUse = try cli.run("font", "remove", "TITLE font")
         #expect(inUse.status == 65 && inUse.err.contains("used by the thumbnail settings of episode Show/1"), "\(inUse.err)")
-        #expect(try cli.object("font", "remove", "TITLE font", "--force")["events"] as? [String] == ["FontRemoved"])
+        let forced = try cli.object("font", "remove", "TITLE font", "--force")
+        #expect(forced["events"] as? [String] == ["FontRemoved", "ThumbnailFontRemoved"])
         #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans"])
+        #expect(try cli.list("episode", "list", "Show").first?["thumbnailOutdated"] as? Bool == true)
+        #expect(try cli.list("episode", "list", "Show", "--outdated", "thumbnail").count == 1)
+        #expect(try cli.must("episode", "show", "Show/1").out.contains("(outdated: its font was removed since)"))
         let refused = try cli.run("thumbnail", "render", "Show/1")
         #expect(refused.status == 65 && refused.err.contains("no font named \"Title Font\""), "\(refused.err)")
+
+        // Undoing the removal brings the font back and the thumbnail with it, current again.
+        try cli.must("undo", try #require(forced["commandID"] as? String))
+        #expect(try cli.list("font", "list").map { $0["name"] as? String } == ["DejaVuSans", "Title Font"])
+        #expect(try cli.list("episode", "list", "Show").first?["thumbnailOutdated"] as? Bool == false)
     }
 
     @Test("a file that is not a font, a taken name, an unknown font to remove or to use: each refused, nothing appended")

@@ -24,7 +24,8 @@ struct ThumbnailSettingsPatchTests {
             "fontName": #""Inter""#, "fontSize": "30", "textPositionX": "0.25", "textPositionY": "0.75",
             "horizontalPadding": "10", "verticalPadding": "12", "canvasWidth": "1280", "canvasHeight": "720",
             "backgroundScaling": #""stretch""#, "fontColorHex": ##""#FFCC00""##, "outlineEnabled": "false",
-            "outlineColorHex": ##""#112233""##,
+            "outlineColorHex": ##""#112233""##, "textFit": #""wrap""#, "overlayPlacement": #""original""#,
+            "overlayScale": "0.5", "overlayPositionX": "0", "overlayPositionY": "1",
         ]
         #expect(Set(values.keys) == Set(ThumbnailSettingsPatch.keys))
         let before = ThumbnailSettings()

@@ -23,9 +23,7 @@ extension Workspace {
                 return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
             }
             let events = try decide(command, episode: id)
-            return Decision(
-                events: events, warnings: events.flatMap(\.transcriptWarnings),
-                thumbnailWarnings: command.changesThumbnailInputs ? try newThumbnailWarnings(of: id, after: events) : [])
+            return Decision(events: events, warnings: events.flatMap(\.transcriptWarnings), thumbnailWarnings: try thumbnailWarnings(command, id, events))
         case let .createEpisode(reference, command):
             guard case .create(let id, _, _, _, _, _) = command else {
                 preconditionFailure("createEpisode takes EpisodeCommand.create, not \(command.name)")
@@ -86,8 +84,17 @@ extension Workspace {
         return font
     }
 
-    /// The thumbnail warnings the episode has after `events` and did not have before: said once, when
-    /// the input that causes them is given (a render says them all again).
+    /// The thumbnail warnings an episode command brings: all of them for a render, else those the episode
+    /// has after `events` and did not have before, so each is said when the input that causes it is given.
+    private func thumbnailWarnings(_ command: EpisodeCommand, _ id: EpisodeID, _ events: [DomainEvent]) throws -> [ThumbnailWarning] {
+        switch command {
+        case .recordThumbnail: try episode(id).live?.thumbnailWarnings ?? []
+        case .setBackground, .setOverlay, .changeThumbnailSettings: try newThumbnailWarnings(of: id, after: events)
+        default: []
+        }
+    }
+
+    /// The thumbnail warnings the episode has after `events` and did not have before.
     private func newThumbnailWarnings(of id: EpisodeID, after events: [DomainEvent]) throws -> [ThumbnailWarning] {
         let before = try episode(id)
         let after = events.reduce(before, EpisodeDecider.evolve)
@@ -187,12 +194,3 @@ struct Decision {
     var thumbnailWarnings: [ThumbnailWarning] = []
 }
 
-extension EpisodeCommand {
-    /// Whether the command changes what the thumbnail is drawn from, so may bring a ``ThumbnailWarning``.
-    fileprivate var changesThumbnailInputs: Bool {
-        switch self {
-        case .setBackground, .setOverlay, .changeThumbnailSettings: true
-        default: false
-        }
-    }
-}

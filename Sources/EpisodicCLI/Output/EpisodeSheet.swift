@@ -80,7 +80,7 @@ enum EpisodeSheet {
     static func image(_ ref: ImageRef) -> String { "\(ref.width)x\(ref.height), " + blob(ref.blob) }
     /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)
     /// is printed as it is, never converted to an integer that cannot hold it.
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -22,6 +22,8 @@ struct OutcomeRecord: Encodable {
     var warnings: [TranscriptWarningRecord]?
     /// What would make a thumbnail poor; absent when nothing would.
     var thumbnailWarnings: [ThumbnailWarningRecord]?
+    /// For a render: the size the text was drawn at, in points; absent for other commands.
+    var drawnFontSize: Double?
 
     init(_ outcome: SubmitOutcome) {
         command = outcome.name
@@ -31,6 +33,7 @@ struct OutcomeRecord: Encodable {
         positions = outcome.positions.map { Positions(first: $0.lowerBound.rawValue, last: $0.upperBound.rawValue) }
         warnings = outcome.warnings.isEmpty ? nil : outcome.warnings.map(TranscriptWarningRecord.init)
         thumbnailWarnings = outcome.thumbnailWarnings.isEmpty ? nil : outcome.thumbnailWarnings.map(ThumbnailWarningRecord.init)
+        drawnFontSize = outcome.rendered?.drawnFontSize
     }
 
     /// The same, for people.
@@ -275,5 +278,12 @@ struct ThumbnailWarningRecord: Encodable {
     init(_ warning: ThumbnailWarning) {
         kind = warning.kind
         message = warning.description
+    }
+}
+
+extension SubmitOutcome {
+    /// The thumbnail the command rendered, if it rendered one.
+    var rendered: RenderedThumbnail? {
+        events.lazy.compactMap { if case .thumbnailRendered(let e) = $0 { e.thumbnail } else { nil } }.first
     }
 }

@@ -110,6 +110,7 @@ struct Session {
             printJSON(record)
         } else {
             Terminal.say(TerminalText(Self.words(outcome)))
+            if let rendered = outcome.rendered { Terminal.say(TerminalText(Self.drawnSize(rendered))) }
             if options.verbose { Terminal.say(TerminalText("  " + OutcomeRecord(outcome).sentence)) }
             if outcome.events.contains(where: \.isDeletion) {
                 Terminal.say("To bring it back: episodic undo \(outcome.commandID.description.prefix(8))")
@@ -117,6 +118,12 @@ struct Session {
             for warning in outcome.warnings { Terminal.printError("warning: \(warning)") }
             for warning in outcome.thumbnailWarnings { Terminal.printError("warning: \(warning)") }
         }
+    }
+
+    /// `Text drawn at 112 pt (shrunk from 160 pt to fit).`
+    static func drawnSize(_ thumbnail: RenderedThumbnail) -> String {
+        let set = thumbnail.inputs.settings.fontSize, drawn = thumbnail.drawnFontSize
+        return "Text drawn at \(EpisodeSheet.number(drawn)) pt" + (drawn < set ? " (shrunk from \(EpisodeSheet.number(set)) pt to fit)." : ".")
     }
 
     /// What a command did, as people say it: `Retitled episode "Show/3" from "A" to "B"`.

@@ -45,8 +45,8 @@ struct UpcastingTests {
 
     @Test("a newer schema version, an unknown type and a malformed payload are refused with a reason")
     func refusals() {
-        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 3, supported: 2)) {
-            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 3, payload: Data("{}".utf8))
+        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 4, supported: 3)) {
+            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 4, payload: Data("{}".utf8))
         }
         #expect(throws: EventCoding.Failure.unknownType("EpisodeArchived")) {
             try EventCoding.decode(type: "EpisodeArchived", schemaVersion: 1, payload: Data("{}".utf8))
@@ -79,11 +79,54 @@ struct UpcastingTests {
         #expect(String(decoding: EventCoding.encode(events[3]), as: UTF8.self).contains(#""warnings":[]"#))
     }
 
+    @Test("events written before text fit read as what they drew: no fitting, a filling overlay, text at its size")
+    func upcastsSettingsBeforeFitting() throws {
+        // Given log lines of every event that held thumbnail settings, as the build before fitting wrote them
+        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/before-fitting-events.jsonl"))
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+
+        // When they are read
+        let events = try lines.map(decode)
+
+        // Then every settings they hold has fit none, a filling overlay at scale 1 in the centre, and each
+        // render its text drawn at the settings' size, its font not removed
+        var settings: [ThumbnailSettings] = [], renders: [RenderedThumbnail] = []
+        for event in events {
+            switch event {
+            case .podcastCreated(let e): settings.append(e.thumbnailDefaults)
+            case .podcastThumbnailDefaultsChanged(let e): settings.append(e.thumbnailDefaults)
+            case .podcastRestored(let e): settings.append(e.podcast.thumbnailDefaults)
+            case .episodeCreated(let e): settings.append(e.thumbnailSettings)
+            case .thumbnailSettingsChanged(let e): settings.append(e.settings)
+            case .thumbnailRendered(let e): renders.append(e.thumbnail)
+            case .episodeRestored(let e):
+                settings.append(e.episode.thumbnailSettings)
+                renders += [e.episode.thumbnail].compactMap { $0 }
+            default: Issue.record("unexpected \(event.type) in the fixture")
+            }
+        }
+        #expect(settings.count == 6 && renders.count == 2)
+        for setting in settings + renders.map(\.inputs.settings) {
+            #expect(setting.textFit == .none && setting.overlayPlacement == .fill && setting.overlayScale == 1)
+            #expect(setting.overlayPositionX == 0.5 && setting.overlayPositionY == 0.5)
+        }
+        for render in renders {
+            #expect(render.drawnFontSize == render.inputs.settings.fontSize && !render.fontRemoved)
+        }
+        // And written again, each has today's shape and version
+        for event in events {
+            let again = try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(EventCoding.encode(event)))
+            #expect(again == event)
+        }
+    }
+
     @Test("every event type is registered once, under its own name, with a positive schema version")
     func registry() {
         let names = DomainEvent.payloadTypes.map { $0.type }
         #expect(Set(names).count == names.count)
         #expect(DomainEvent.payloadTypes.allSatisfy { $0.schemaVersion >= 1 })
-        #expect(EpisodeCreated.schemaVersion == 2)
+        #expect(EpisodeCreated.schemaVersion == 3)
     }
 }

@@ -68,7 +68,7 @@ struct ControlCharacterTests {
         }
     }
 
-    @Test("a description keeps its line breaks (LF, CR LF, CR); no other field holds one")
+    @Test("a description and a thumbnail's text keep their line breaks (LF, CR LF, CR); no other field holds one")
     func lineBreaks() {
         let text = "First line\nsecond\r\nthird\rfourth"
         Given([Fixture.created()]).when(.describe(text))
@@ -79,7 +79,8 @@ struct ControlCharacterTests {
         for lineBreak in ["\n", "\r", "\r\n"] {
             Given([Fixture.created()]).when(.rename("Two" + lineBreak + "lines")).thenRefused(.multipleLines(.podcastName))
             episode.when(.retitle("Two" + lineBreak + "lines")).thenRefused(.multipleLines(.episodeTitle))
-            episode.when(.changeThumbnailText("EP" + lineBreak + "1")).thenRefused(.multipleLines(.thumbnailText))
+            episode.when(.changeThumbnailText("EP" + lineBreak + "1"))
+                .then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Fixture.episode, text: "EP" + lineBreak + "1"))])
             Given(fonts: []).when(.import(name: "Inter" + lineBreak + "Bold", font: Fixture.blob("f"))).thenRefused(.multipleLines(.fontName))
         }
         // The other controls that end a line (VT, FF, NEL) are refused as control characters, even in a description.

@@ -157,7 +157,7 @@ struct EpisodeDeciderTests {
             .settingOutOfRange(setting: "fontSize", value: "500.0", allowed: "12.0 to 200.0"))
         given.when(.changeThumbnailText(" Episode one ")).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "Episode one"))])
         given.when(.changeThumbnailText("")).thenNothingHappens()
-        given.when(.changeThumbnailText("EP\n1")).thenRefused(.multipleLines(.thumbnailText))
+        given.when(.changeThumbnailText("EP 1\nThe pilot")).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "EP 1\nThe pilot"))])
         given.when(.changeThumbnailSettings(ThumbnailSettings(fontName: "Inter\nBold"))).thenRefused(.multipleLines(.fontName))
         #expect(EpisodeDecider.fold([Fixture.episodeCreated(number: 42)]).live?.effectiveThumbnailText == "EP 42")
     }

@@ -64,6 +64,7 @@ struct InversesTests {
             (full, .thumbnailRendered(ThumbnailRendered(episodeID: e, thumbnail: Fixture.render(of: full, format: .png)))),
             (rendered, .thumbnailRendered(ThumbnailRendered(episodeID: e, thumbnail: Fixture.render(of: rendered, format: .png)))),
             (rendered, .thumbnailDiscarded(ThumbnailDiscarded(episodeID: e))),
+            (rendered, .thumbnailFontRemoved(ThumbnailFontRemoved(episodeID: e, fontName: "Inter"))),
         ]
     }()
 

@@ -186,6 +186,8 @@ struct EpisodeDetailRecord: Encodable {
     var background: ImageRef?
     var overlay: ImageRef?
     var thumbnail: RenderedThumbnail?
+    /// What would make the thumbnail poor, as the inputs stand; absent when nothing would.
+    var thumbnailWarnings: [ThumbnailWarningRecord]?
 
     init(_ episode: EpisodeDetail) {
         id = episode.id.description
@@ -204,6 +206,8 @@ struct EpisodeDetailRecord: Encodable {
         background = episode.background
         overlay = episode.overlay
         thumbnail = episode.thumbnail
+        let warnings = ThumbnailWarning.of(background: episode.background, overlay: episode.overlay, settings: episode.thumbnailSettings)
+        thumbnailWarnings = warnings.isEmpty ? nil : warnings.map(ThumbnailWarningRecord.init)
     }
 }
 

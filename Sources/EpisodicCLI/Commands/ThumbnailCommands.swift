@@ -62,6 +62,8 @@ struct ThumbnailCommands: ParsableCommand {
                   episodic thumbnail settings "Night Shift/3" --text-x 0.5 --text-y 0.8
                   episodic thumbnail settings "Night Shift/3" --outline-color '#000000'
                   episodic thumbnail settings "Night Shift/3" --default-font --no-outline
+                  episodic thumbnail settings "Night Shift/3" --fit wrap --font-size 96
+                  episodic thumbnail settings "Night Shift/3" --overlay-placement original --overlay-scale 0.5 --overlay-position bottom-right
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
@@ -78,10 +80,11 @@ struct ThumbnailCommands: ParsableCommand {
     struct Text: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "text",
-            abstract: "Set the text drawn on the thumbnail; --default goes back to EP <number>.",
+            abstract: "Set the text drawn on the thumbnail (line breaks start new lines); --default goes back to EP <number>.",
             discussion: """
                 Examples:
                   episodic thumbnail text "Night Shift/3" "The 3 a.m. caller"
+                  episodic thumbnail text "Night Shift/3" "$(printf 'The 3 a.m. caller\nPart two')"   two lines
                   episodic thumbnail text "Night Shift/3" --default             EP 3 again
                 """)
         @OptionGroup var global: GlobalOptions

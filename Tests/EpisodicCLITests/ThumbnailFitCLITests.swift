@@ -132,7 +132,7 @@ struct ThumbnailFitCLITests {
         try cli.must("thumbnail", "background", "Show/2", try Self.image(width: 1920, height: 1080, in: cli, named: "bg.png"))
         let render = try cli.run("thumbnail", "render", "Show/2")
         #expect(render.status == 0 && !render.err.contains("warning"), "\(render.err)")
-        #expect(try cli.must("episode", "show", "Show/2").out.contains("overlay placement: original, 0.5x, at bottom-right"))
+        #expect(try cli.must("episode", "show", "Show/2").out.contains("overlay drawn:  original x0.5 at bottom-right"))
 
         // A scale out of range is a usage error, and nothing is written
         let head = try cli.head()

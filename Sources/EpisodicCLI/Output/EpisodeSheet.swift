@@ -57,8 +57,9 @@ enum EpisodeSheet {
                 + "\(number(settings.horizontalPadding)) x \(number(settings.verticalPadding)) px"),
             ("canvas", "\(settings.canvasWidth)x\(settings.canvasHeight), \(settings.backgroundScaling.rawValue)"),
             ("text fit", settings.textFit.rawValue),
-            ("overlay placement", settings.overlayPlacement == .original
-                ? "original, \(number(settings.overlayScale))x, at "
+            // A short label, so that the labels' column stays as wide as it was.
+            ("overlay drawn", settings.overlayPlacement == .original
+                ? "original x\(number(settings.overlayScale)) at "
                     + (settings.overlayPosition?.argument ?? "\(number(settings.overlayPositionX)), \(number(settings.overlayPositionY))")
                 : settings.overlayPlacement.rawValue),
         ]

@@ -64,7 +64,8 @@ struct ThumbnailCommands: ParsableCommand {
                   episodic thumbnail settings "Night Shift/3" --default-font --no-outline
                   episodic thumbnail settings "Night Shift/3" --fit wrap --font-size 96
                   episodic thumbnail settings "Night Shift/3" --overlay-placement original
-                  episodic thumbnail settings "Night Shift/3" --overlay-scale 0.5 --overlay-position top-right
+                  episodic thumbnail settings "Night Shift/3" --overlay-scale 0.5
+                  episodic thumbnail settings "Night Shift/3" --overlay-position top-right
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption

@@ -51,25 +51,3 @@ enum FieldText {
     /// Bytes as people read them (``ByteSize``).
     static func size(_ bytes: Int) -> String { ByteSize.text(bytes) }
 }
-
-/// Every field of an entity with its value as text: what `history` compares before and after a command.
-enum EntityFields {
-    static func of(_ podcast: Podcast) -> [(EntityField, String)] {
-        [
-            (.name, FieldText.text(podcast.name)), (.description, FieldText.text(podcast.description)),
-            (.artwork, FieldText.image(podcast.artwork)), (.defaultOverlay, FieldText.image(podcast.defaultOverlay)),
-            (.thumbnailDefaults, FieldText.settings(podcast.thumbnailDefaults)),
-        ]
-    }
-
-    static func of(_ episode: Episode) -> [(EntityField, String)] {
-        [
-            (.title, FieldText.text(episode.title)), (.number, String(episode.number)),
-            (.description, FieldText.text(episode.description)), (.publishDate, FieldText.time(episode.publishDate)),
-            (.transcript, FieldText.blob(episode.transcript)), (.subtitles, FieldText.subtitles(episode.subtitles)),
-            (.background, FieldText.image(episode.background)), (.overlay, FieldText.image(episode.overlay)),
-            (.thumbnailSettings, FieldText.settings(episode.thumbnailSettings)),
-            (.thumbnailText, FieldText.text(episode.effectiveThumbnailText)), (.thumbnail, FieldText.thumbnail(episode.thumbnail)),
-        ]
-    }
-}

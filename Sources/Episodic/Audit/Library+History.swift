@@ -117,17 +117,18 @@ struct EntityStates {
     /// The fields of the podcast or episode whose values differ between these states and `other`'s,
     /// with `existence` when it is live in one and not the other; empty for the fonts.
     func fieldsDiffering(_ aggregate: AggregateKey, from other: EntityStates) -> Set<EntityField> {
-        func differing<Value>(_ a: EntityState<Value>, _ b: EntityState<Value>, _ fields: (Value) -> [(EntityField, String)]) -> Set<EntityField> {
+        func differing<Value>(_ a: EntityState<Value>, _ b: EntityState<Value>, _ fields: [EntityFieldReader<Value>]) -> Set<EntityField> {
             var differ = Set<EntityField>()
             if (a.live == nil) != (b.live == nil) { differ.insert(.existence) }
-            let (left, right) = (a.existing.map(fields) ?? [], b.existing.map(fields) ?? [])
-            if left.count != right.count { return differ.union(EntityField.allCases) }
-            for (x, y) in zip(left, right) where x.1 != y.1 { differ.insert(x.0) }
+            guard let left = a.existing, let right = b.existing else {
+                return a.existing == nil && b.existing == nil ? differ : differ.union(EntityField.allCases)
+            }
+            for reader in fields where reader.differs(left, right) { differ.insert(reader.field) }
             return differ
         }
         switch aggregate {
-        case .podcast(let id): return differing(library.podcast(id), other.library.podcast(id), EntityFields.of)
-        case .episode(let id): return differing(library.episode(id), other.library.episode(id), EntityFields.of)
+        case .podcast(let id): return differing(library.podcast(id), other.library.podcast(id), EntityFields.podcast)
+        case .episode(let id): return differing(library.episode(id), other.library.episode(id), EntityFields.episode)
         case .fonts: return []
         }
     }
@@ -165,11 +166,11 @@ enum CommandChanges {
             switch aggregate {
             case .podcast(let id):
                 let (before, after) = (before.podcast(id), after.podcast(id))
-                return changes(podcastLabel((after.existing ?? before.existing)?.name), nil, before, after, fields: EntityFields.of)
+                return changes(podcastLabel((after.existing ?? before.existing)?.name), nil, before, after, fields: EntityFields.podcast)
             case .episode(let id):
                 let (before, after) = (before.episode(id), after.episode(id))
                 guard let shown = after.existing ?? before.existing else { return [] }
-                return changes(episodeLabel(shown, podcastName: podcastName), shown.title, before, after, fields: EntityFields.of)
+                return changes(episodeLabel(shown, podcastName: podcastName), shown.title, before, after, fields: EntityFields.episode)
             case .fonts:
                 return events.compactMap { event in
                     switch event {
@@ -194,15 +195,15 @@ enum CommandChanges {
 
     private static func changes<Value>(
         _ label: String, _ title: String?, _ before: EntityState<Value>, _ after: EntityState<Value>,
-        fields: (Value) -> [(EntityField, String)]
+        fields: [EntityFieldReader<Value>]
     ) -> [HistoryEntry.Change] {
         func existence(_ before: String, _ after: String) -> HistoryEntry.Change {
             HistoryEntry.Change(entity: label, field: "existence", before: before, after: after, title: title)
         }
         switch (before, after) {
         case (.active(let old), .active(let new)):
-            return zip(fields(old), fields(new)).compactMap { old, new in
-                old.1 == new.1 ? nil : HistoryEntry.Change(entity: label, field: old.0.rawValue, before: old.1, after: new.1)
+            return fields.filter { $0.differs(old, new) }.map {
+                HistoryEntry.Change(entity: label, field: $0.field.rawValue, before: $0.text(old), after: $0.text(new))
             }
         case (.active, .deleted):
             return [existence("live", "deleted")]
@@ -210,7 +211,7 @@ enum CommandChanges {
             return [existence("deleted", "restored")]
         case (.initial, .active(let new)):
             return [existence("none", "created")]
-                + fields(new).prefix(2).map { HistoryEntry.Change(entity: label, field: $0.0.rawValue, before: "none", after: $0.1) }
+                + fields.prefix(2).map { HistoryEntry.Change(entity: label, field: $0.field.rawValue, before: "none", after: $0.text(new)) }
         default:
             return []
         }

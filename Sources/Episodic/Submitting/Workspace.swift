@@ -21,6 +21,7 @@ final class Workspace {
     /// The streams loaded so far, as the batch has left them.
     private var state = LibraryState()
     private var loaded: Set<AggregateKey> = []
+    private var numbers = LoadedNumbers()
     /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
     private(set) var versions: [StreamID: Int] = [:]
     private var storedNames: [PodcastID: String]?
@@ -38,6 +39,7 @@ final class Workspace {
     func forgetStreams() {
         state = LibraryState()
         loaded = []
+        numbers = LoadedNumbers()
         versions = [:]
         storedNames = nil
     }
@@ -74,6 +76,7 @@ final class Workspace {
         var events: [DomainEvent] = []
         try log.read(stream: stream) { events.append(try DomainEvents.decode($0)) }
         state.load(aggregate, from: events)
+        if case .episode(let id) = aggregate { numbers.load(id, state.episode(id)) }
         versions[stream] = events.count
         loaded.insert(aggregate)
     }
@@ -85,7 +88,13 @@ final class Workspace {
         var before: [StreamID: Int] = [:]
         for event in events {
             try load(event.aggregate)
-            state.evolve(event)
+            if case .episode(let id) = event.aggregate {
+                let old = state.episode(id)
+                state.evolve(event)
+                numbers.update(id, from: old, to: state.episode(id))
+            } else {
+                state.evolve(event)
+            }
             let stream = StreamID(domain: event.stream)
             if before[stream] == nil { before[stream] = versions[stream] ?? 0 }
             versions[stream, default: 0] += 1
@@ -126,29 +135,24 @@ final class Workspace {
     /// Every live episode of `podcast` numbered `number`: one at most, unless events applied outside the
     /// deciders (an undo's) broke the rule, which ``checkRules(after:)`` looks for.
     func holders(of number: Int, in podcast: PodcastID) throws -> [EpisodeID] {
-        let loaded = loadedLive(in: podcast).filter { $0.number == number }.map(\.id)
         // A loaded episode is not where the read model says: it was renumbered or deleted since.
         let stored = try readModel.episode(number: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
-        return loaded + (stored.map { [$0] } ?? [])
+        return numbers.holders(of: number, in: podcast) + (stored.map { [$0] } ?? [])
     }
 
     /// The live episode of `podcast` with the highest number, if any.
     func highestNumbered(in podcast: PodcastID) throws -> (number: Int, id: EpisodeID)? {
-        let loaded = loadedLive(in: podcast)
-        // At most every loaded episode is ahead of the first one the batch did not load.
-        let stored = try readModel.highestNumbered(in: podcast, limit: episodes.count + 1).first { episodes[$0.id] == nil }
-        let candidates = loaded.map { ($0.number, $0.id) } + (stored.map { [$0] } ?? [])
-        return candidates.max { $0.0 < $1.0 }
+        // At most the podcast's loaded episodes are ahead of the first one the batch did not load.
+        let stored = try readModel.highestNumbered(in: podcast, limit: numbers.loadedCount(in: podcast) + 1)
+            .first { episodes[$0.id] == nil }
+        let candidates = (numbers.highest(in: podcast).map { [$0] } ?? []) + (stored.map { [$0] } ?? [])
+        return candidates.max { $0.number < $1.number }
     }
 
     /// Every live episode of `podcast`.
     func liveEpisodes(in podcast: PodcastID) throws -> [EpisodeID] {
         let stored = try readModel.episodeIDs(in: podcast).filter { episodes[$0] == nil }
-        return stored + loadedLive(in: podcast).map(\.id)
-    }
-
-    private func loadedLive(in podcast: PodcastID) -> [Episode] {
-        episodes.values.compactMap { $0.live?.podcastID == podcast ? $0.live : nil }
+        return stored + numbers.live(in: podcast)
     }
 
     // MARK: Telling

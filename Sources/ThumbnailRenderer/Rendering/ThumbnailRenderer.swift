@@ -24,8 +24,8 @@ public enum ThumbnailRenderer {
 
         canvas.draw(backgroundImage, scaled: settings.backgroundScaling)
         if let overlayImage { canvas.draw(overlayImage, scaled: .aspectFill) }
-        try canvas.drawText(text, font: font, settings: settings)
-        return Thumbnail(image: canvas, hasOverlay: overlayImage != nil)
+        let drawn = try canvas.drawText(text, font: font, settings: settings)
+        return Thumbnail(image: canvas, hasOverlay: overlayImage != nil, fontSize: drawn.fontSize, lineCount: drawn.lineCount)
     }
 
     private static func checked(_ settings: ThumbnailSettings) throws(ThumbnailError) -> ThumbnailSettings {

@@ -1,22 +1,43 @@
 import PodcastDomain
 
+/// What text a render drew: the size it was drawn at and its lines.
+struct DrawnText: Hashable {
+    /// Points.
+    let fontSize: Double
+    /// From the first line with ink to the last, blank lines between included; 0 when nothing inked.
+    let lineCount: Int
+}
+
 extension GDImage {
-    /// Draws `text` as the settings say: placed with its outline (when enabled) inside the box, the
-    /// outline first, then the fill over it.
-    func drawText(_ text: String, font: ThumbnailFont, settings: ThumbnailSettings) throws(ThumbnailError) {
-        guard let ink = try TextMask(text, font: font, size: settings.fontSize) else { return }
-        let radius = settings.outlineEnabled ? Outline.radius(fontSize: settings.fontSize) : 0
+    /// Draws `text` as the settings say: its lines aligned towards the side the text is placed at, and
+    /// placed with its outline (when enabled) inside the box; the outline first, then the fill over it.
+    func drawText(_ text: String, font: ThumbnailFont, settings: ThumbnailSettings) throws(ThumbnailError) -> DrawnText {
+        guard let (layout, ink) = try Self.fitted(TextLines.split(text), font: font, settings: settings) else {
+            return DrawnText(fontSize: settings.fontSize, lineCount: 0)
+        }
+        let radius = settings.outlineEnabled ? Outline.radius(fontSize: layout.size) : 0
         let box = ink.padded(by: radius)
         let origin = settings.textOrigin(width: box.width, height: box.height)
+        let drawn = DrawnText(fontSize: layout.size, lineCount: layout.lines.count)
         // Only what lands on the canvas, with the outline's reach around it, is kept: text wider than the
         // canvas is cut before its outline is grown, which costs a disc of reads a pixel.
         let reach = PixelRect(x: -origin.x, y: -origin.y, width: width, height: height).expanded(by: radius)
-        guard let shown = box.bounds.intersection(reach) else { return }
+        guard let shown = box.bounds.intersection(reach) else { return drawn }
         let fill = box.cropped(to: shown), corner = (x: origin.x + shown.x, y: origin.y + shown.y)
         if settings.outlineEnabled {
             draw(fill.grown(by: Outline.disc(radius: radius)), in: settings.outlineColorHex, at: corner)
         }
         draw(fill, in: settings.fontColorHex, at: corner)
+        return drawn
+    }
+
+    /// The text's own lines at the set size, and their ink; nil when nothing inks.
+    private static func fitted(
+        _ lines: [Substring], font: ThumbnailFont, settings: ThumbnailSettings
+    ) throws(ThumbnailError) -> (TextLayout, TextMask)? {
+        let layout = TextLayout(size: settings.fontSize, lines: lines)
+        let alignment = LineAlignment(positionX: settings.textPositionX)
+        return try TextMask(layout, font: font, alignment: alignment).map { (layout, $0) }
     }
 
     /// Blends `color` over each pixel as much as `mask` covers it; what falls off the image is dropped.

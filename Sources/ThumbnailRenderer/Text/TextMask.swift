@@ -11,6 +11,9 @@ struct TextMask {
     let height: Int
     /// `width * height` values, row by row from the top.
     private(set) var coverage: [UInt8]
+    /// Rows from the mask's top down to the text's baseline (more than `height` when all the ink hangs
+    /// above it, negative when all of it hangs below): what lines are stacked by.
+    let baseline: Int
 
     /// Sizes are in points at 72 dpi, so one point is one pixel of the canvas, as in the reference app.
     static let dotsPerInch: Int32 = 72
@@ -30,6 +33,7 @@ struct TextMask {
         guard let ink = Self.inkBox(of: layer) else { return nil }
         width = ink.width
         height = ink.height
+        baseline = Int(-top) - ink.y
         coverage = []
         coverage.reserveCapacity(width * height)
         for y in ink.y..<ink.y + height {
@@ -37,10 +41,12 @@ struct TextMask {
         }
     }
 
-    private init(width: Int, height: Int, coverage: [UInt8]) {
+    init(width: Int, height: Int, coverage: [UInt8], baseline: Int) {
+        precondition(coverage.count == width * height, "\(coverage.count) values for \(width) x \(height) pixels")
         self.width = width
         self.height = height
         self.coverage = coverage
+        self.baseline = baseline
     }
 
     subscript(x: Int, y: Int) -> UInt8 { coverage[y * width + x] }
@@ -55,7 +61,7 @@ struct TextMask {
             let start = (y + pixels) * paddedWidth + pixels
             padded.replaceSubrange(start..<start + width, with: coverage[y * width..<(y + 1) * width])
         }
-        return TextMask(width: paddedWidth, height: height + 2 * pixels, coverage: padded)
+        return TextMask(width: paddedWidth, height: height + 2 * pixels, coverage: padded, baseline: baseline + pixels)
     }
 
     /// The part of the coverage inside `rect` (which lies within the mask).
@@ -65,7 +71,7 @@ struct TextMask {
         for y in rect.y..<rect.y + rect.height {
             part += coverage[y * width + rect.x..<y * width + rect.x + rect.width]
         }
-        return TextMask(width: rect.width, height: rect.height, coverage: part)
+        return TextMask(width: rect.width, height: rect.height, coverage: part, baseline: baseline - rect.y)
     }
 
     /// Each pixel takes the largest coverage within `offsets` of it: the ink grown by a disc, which is
@@ -83,7 +89,7 @@ struct TextMask {
                 grown[y * width + x] = most
             }
         }
-        return TextMask(width: width, height: height, coverage: grown)
+        return TextMask(width: width, height: height, coverage: grown, baseline: baseline)
     }
 
     /// Why FreeType cannot draw with the font at `path`, or nil when it can.

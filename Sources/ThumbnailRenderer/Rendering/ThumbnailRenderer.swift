@@ -8,7 +8,8 @@ public enum ThumbnailRenderer {
     public static let version = 2
 
     /// Draws a thumbnail at the settings' canvas size: the background scaled and centred as the settings
-    /// say (black where it does not reach), the overlay over it scaled to fill, then the text.
+    /// say (black where it does not reach), the overlay over it scaled to fill, then the text, fitted as
+    /// the settings' ``TextFit`` says. Throws ``ThumbnailError/textDoesNotFit(_:)`` when it cannot fit.
     ///
     /// `background` and `overlay` are PNG or JPEG bytes, checked as ``ImageProbe`` checks them.
     public static func render(

@@ -2,15 +2,16 @@ import PodcastDomain
 
 /// What text a render drew: the size it was drawn at and its lines.
 struct DrawnText: Hashable {
-    /// Points.
+    /// Points: the size the fitting chose, or the set size when nothing was drawn.
     let fontSize: Double
     /// From the first line with ink to the last, blank lines between included; 0 when nothing inked.
     let lineCount: Int
 }
 
 extension GDImage {
-    /// Draws `text` as the settings say: its lines aligned towards the side the text is placed at, and
-    /// placed with its outline (when enabled) inside the box; the outline first, then the fill over it.
+    /// Draws `text` as the settings say: its lines fitted as ``TextFit`` says, aligned towards the side the
+    /// text is placed at, and placed with its outline (when enabled) inside the box; the outline first,
+    /// then the fill over it.
     func drawText(_ text: String, font: ThumbnailFont, settings: ThumbnailSettings) throws(ThumbnailError) -> DrawnText {
         guard let (layout, ink) = try Self.fitted(TextLines.split(text), font: font, settings: settings) else {
             return DrawnText(fontSize: settings.fontSize, lineCount: 0)
@@ -31,13 +32,31 @@ extension GDImage {
         return drawn
     }
 
-    /// The text's own lines at the set size, and their ink; nil when nothing inks.
+    /// The layout the settings' fit asks for, and its ink; nil when nothing inks.
+    ///
+    /// The fitting works on estimates; the ink is exact. When the ink with its outline overruns the padded
+    /// area, the fitting runs again in a room narrowed by the overrun, until it fits or the fitting refuses
+    /// (which it does once the room is narrower than its margin, so the rounds end).
     private static func fitted(
         _ lines: [Substring], font: ThumbnailFont, settings: ThumbnailSettings
     ) throws(ThumbnailError) -> (TextLayout, TextMask)? {
-        let layout = TextLayout(size: settings.fontSize, lines: lines)
+        guard !lines.isEmpty else { return nil }
         let alignment = LineAlignment(positionX: settings.textPositionX)
-        return try TextMask(layout, font: font, alignment: alignment).map { (layout, $0) }
+        guard settings.textFit != .none else {
+            let layout = TextLayout(size: settings.fontSize, lines: lines)
+            return try TextMask(layout, font: font, alignment: alignment).map { (layout, $0) }
+        }
+        let fitting = try TextFitting(lines, font: font, settings: settings)
+        var allowance = (width: 0, height: 0)
+        while true {
+            let layout = try fitting.layout(narrowedBy: allowance)
+            guard let ink = try TextMask(layout, font: font, alignment: alignment) else { return nil }
+            let reach = settings.outlineEnabled ? 2 * Outline.radius(fontSize: layout.size) : 0
+            let overrun = (width: ink.width + reach - fitting.room.width, height: ink.height + reach - fitting.room.height)
+            if overrun.width <= 0 && overrun.height <= 0 { return (layout, ink) }
+            allowance.width += max(overrun.width, 0)
+            allowance.height += max(overrun.height, 0)
+        }
     }
 
     /// Blends `color` over each pixel as much as `mask` covers it; what falls off the image is dropped.

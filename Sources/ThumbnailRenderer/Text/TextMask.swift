@@ -92,6 +92,16 @@ struct TextMask {
         return TextMask(width: width, height: height, coverage: grown, baseline: baseline)
     }
 
+    /// FreeType's estimate of where `text` inks, measured without drawing it: pixels from the start of its
+    /// baseline, y growing down.
+    static func extent(of text: String, font: ThumbnailFont, size: Double) throws(ThumbnailError) -> InkExtent {
+        let bounds = try draw(text, font: font.path, size: size, on: nil, at: (0, 0))
+        let extent = InkExtent(
+            left: Int(min(bounds[0], bounds[6])), top: Int(min(bounds[5], bounds[7])),
+            right: Int(max(bounds[2], bounds[4])), bottom: Int(max(bounds[1], bounds[3])))
+        return extent
+    }
+
     /// Why FreeType cannot draw with the font at `path`, or nil when it can.
     static func problem(drawingWith path: String) -> String? {
         do {

@@ -61,10 +61,11 @@ extension GDImage {
 
     /// Blends `color` over each pixel as much as `mask` covers it; what falls off the image is dropped.
     private func draw(_ mask: TextMask, in color: HexColor, at origin: (x: Int, y: Int)) {
+        let color = GDColor(color, coverage: 0)  // read once: a hex string is slow to parse a pixel at a time
         for y in 0..<mask.height where (0..<height).contains(origin.y + y) {
             for x in 0..<mask.width where (0..<width).contains(origin.x + x) {
                 let coverage = mask[x, y]
-                if coverage > 0 { blend(GDColor(color, coverage: Int32(coverage)), origin.x + x, origin.y + y) }
+                if coverage > 0 { blend(color.covering(Int32(coverage)), origin.x + x, origin.y + y) }
             }
         }
     }

@@ -76,17 +76,22 @@ struct TextMask {
 
     /// Each pixel takes the largest coverage within `offsets` of it: the ink grown by a disc, which is
     /// the outline. Pixels near the border read nothing beyond it, so pad first.
+    ///
+    /// One offset at a time over whole rows, so that the inner loop is a plain running maximum the
+    /// compiler vectorizes: three lines at 200 points hold a million pixels, and their disc 200 offsets.
     func grown(by offsets: [(x: Int, y: Int)]) -> TextMask {
         var grown = coverage
-        for y in 0..<height {
-            for x in 0..<width {
-                var most: UInt8 = 0
+        coverage.withUnsafeBufferPointer { source in
+            grown.withUnsafeMutableBufferPointer { target in
                 for offset in offsets {
-                    let sx = x + offset.x, sy = y + offset.y
-                    guard sx >= 0, sx < width, sy >= 0, sy < height else { continue }
-                    most = max(most, coverage[sy * width + sx])
+                    // Pixel (x, y) reads (x + offset.x, y + offset.y), where that lies in the mask.
+                    let columns = max(0, -offset.x)..<min(width, width - offset.x)
+                    guard !columns.isEmpty else { continue }
+                    for y in max(0, -offset.y)..<min(height, height - offset.y) {
+                        let row = target.baseAddress! + y * width, read = source.baseAddress! + (y + offset.y) * width + offset.x
+                        for x in columns { row[x] = max(row[x], read[x]) }
+                    }
                 }
-                grown[y * width + x] = most
             }
         }
         return TextMask(width: width, height: height, coverage: grown, baseline: baseline)

@@ -114,16 +114,18 @@ struct TextFitting {
         }
     }
 
-    /// About how many characters fill `lineCount` lines at the smallest size, a tenth left for breaking
-    /// at spaces, rounded down to tens; nil when that is no fewer than the text has (its own line breaks
-    /// are what does not fit).
+    /// About how many characters fill `lineCount` lines at the smallest size, less a word's worth a line
+    /// (what breaking at spaces may leave empty), rounded down to tens; nil when that is no fewer than
+    /// the text has (its own line breaks, not its length, are what does not fit).
     private func characters(fittingIn lineCount: Int, narrowedBy allowance: (width: Int, height: Int)) -> Int? {
         let size = ThumbnailSettings.smallestFittedFontSize, scale = size / MeasuredWords.referenceSize
         let width = Double(room.width - allowance.width) - outlineReach(size) - Self.margin
         let characters = lines.map(\.line.count).reduce(lines.count - 1, +)
+        let words = lines.map(\.count).reduce(0, +)
         let advances = lines.map { $0.count == 0 ? 0 : $0.width(0...$0.count - 1, scale: scale) }.reduce(0, +)
             + Double(lines.count - 1) * spaceAdvance * scale
-        var fitting = Int(Double(lineCount) * width / (advances / Double(characters)) * 0.9)
+        let perLine = width / (advances / Double(characters)) - Double(characters) / Double(max(words, 1))
+        var fitting = max(Int(Double(lineCount) * perLine), 1)
         if fitting >= 20 { fitting -= fitting % 10 }
         return fitting < characters ? fitting : nil
     }

@@ -56,4 +56,10 @@ enum TestImages {
     static let wrappedText = "Night Shift: the last train home"
     /// A line break of its own, then a line that must wrap: three lines, much smaller than 48 points.
     static let shrunkText = "EP 42\nThe quick brown fox jumps over the lazy dog"
+
+    /// One colour (no text is drawn in it), so that every pixel of another colour is the text's.
+    static let plainColor = (red: UInt8(30), green: UInt8(90), blue: UInt8(160))
+    static let plain: [UInt8] = try! PixelBuffer(width: 8, height: 8) { _, _ in
+        (plainColor.red, plainColor.green, plainColor.blue, 255)
+    }.encoded(as: .png)
 }

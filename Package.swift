@@ -169,10 +169,14 @@ let package = Package(
             dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain", "TestSupport"],
             exclude: ["Fixtures"]
         ),
-        // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests.
+        // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests,
+        // and fitted text kept inside the padding for random titles, sizes and canvases.
         .testTarget(
             name: "ThumbnailRendererTests",
-            dependencies: ["ThumbnailRenderer", "EventLog", "TestSupport"],
+            dependencies: [
+                "ThumbnailRenderer", "EventLog", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Fixtures"]
         ),
         // The shared log on a real PostgreSQL server, started by the tests themselves (initdb, pg_ctl).

@@ -46,6 +46,15 @@ struct PlacementTests {
         #expect(settings.textOrigin(width: 40, height: 20) == (20, 6))
     }
 
+    @Test("lines align left in the left third of the canvas, right in the right third, and centred between")
+    func lineAlignment() {
+        #expect([0, 0.2, 0.33].map(LineAlignment.init(positionX:)) == [.left, .left, .left])
+        #expect([0.34, 0.5, 0.66].map(LineAlignment.init(positionX:)) == [.centre, .centre, .centre])
+        #expect([0.67, 0.9, 1].map(LineAlignment.init(positionX:)) == [.right, .right, .right])
+        // A 40-pixel line in a 101-pixel block
+        #expect([LineAlignment.left, .centre, .right].map { $0.offset(of: 40, in: 101) } == [0, 30, 61])
+    }
+
     @Test("a box wider than the room between the paddings is centred")
     func tooWide() {
         #expect(TestImages.settings(.topLeft).textOrigin(width: 150, height: 20) == (5, 6))

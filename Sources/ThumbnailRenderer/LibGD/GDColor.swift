@@ -20,6 +20,11 @@ struct GDColor: Hashable {
         rawValue = (GDColor.transparent - coverage) << 24 | rgb
     }
 
+    /// This colour at `coverage` (0 none ... 127 full) instead of its own alpha.
+    func covering(_ coverage: Int32) -> GDColor {
+        GDColor(rawValue: (GDColor.transparent - coverage) << 24 | rawValue & 0xFF_FFFF)
+    }
+
     var alpha: Int32 { rawValue >> 24 & 0x7F }
     var red: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 16) }
     var green: UInt8 { UInt8(truncatingIfNeeded: rawValue >> 8) }

@@ -8,6 +8,11 @@ public struct Thumbnail: @unchecked Sendable {
     let image: GDImage
     /// Whether an overlay was drawn, which makes the stored format PNG.
     public let hasOverlay: Bool
+    /// Points: the size the text was drawn at, which fitting may have made smaller than the set size (the
+    /// set size when there was no text to draw).
+    public let fontSize: Double
+    /// The text's lines as drawn, blank lines between lines with text included; 0 when nothing inked.
+    public let lineCount: Int
 
     /// Pixels.
     public var width: Int { image.width }
@@ -37,6 +42,6 @@ public struct Thumbnail: @unchecked Sendable {
             throw .outOfMemory(width: target.width, height: target.height)
         }
         resized.draw(image, from: image.bounds, to: target)
-        return Thumbnail(image: resized, hasOverlay: hasOverlay)
+        return Thumbnail(image: resized, hasOverlay: hasOverlay, fontSize: fontSize, lineCount: lineCount)
     }
 }

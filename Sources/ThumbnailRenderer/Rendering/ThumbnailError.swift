@@ -9,6 +9,8 @@ public enum ThumbnailError: Error, Hashable, Sendable, CustomStringConvertible {
     case fontUnusable(path: String, reason: String)
     /// FreeType refused the text, with its reason.
     case textNotDrawn(reason: String)
+    /// Under ``TextFit/shrink`` or ``TextFit/wrap``, the text cannot fit the padded area.
+    case textDoesNotFit(TextMisfit)
     case outOfMemory(width: Int, height: Int)
     case unknownExportExtension(path: String)
 
@@ -24,6 +26,8 @@ public enum ThumbnailError: Error, Hashable, Sendable, CustomStringConvertible {
             "the font \(path) cannot be used: \(reason). Use a TrueType (.ttf) or OpenType (.otf) font file."
         case .textNotDrawn(let reason):
             "the text could not be drawn: \(reason). Try another font, or text without unusual characters."
+        case .textDoesNotFit(let misfit):
+            misfit.description
         case let .outOfMemory(width, height):
             "there is not enough memory for an image of \(width) x \(height) pixels. "
                 + "Choose a smaller canvas, or free memory and try again."
@@ -36,7 +40,7 @@ public enum ThumbnailError: Error, Hashable, Sendable, CustomStringConvertible {
 extension ThumbnailError: ClassifiedError {
     public var kind: ErrorKind {
         switch self {
-        case .background, .overlay, .settings, .fontUnusable, .textNotDrawn: .refused
+        case .background, .overlay, .settings, .fontUnusable, .textNotDrawn, .textDoesNotFit: .refused
         case .unknownExportExtension: .usage
         // Not the input's fault: the same command can work with more memory.
         case .outOfMemory: .failure

@@ -8,7 +8,8 @@ public enum ThumbnailRenderer {
     public static let version = 2
 
     /// Draws a thumbnail at the settings' canvas size: the background scaled and centred as the settings
-    /// say (black where it does not reach), the overlay over it scaled to fill, then the text.
+    /// say (black where it does not reach), the overlay over it scaled to fill, then the text, fitted as
+    /// the settings' ``TextFit`` says. Throws ``ThumbnailError/textDoesNotFit(_:)`` when it cannot fit.
     ///
     /// `background` and `overlay` are PNG or JPEG bytes, checked as ``ImageProbe`` checks them.
     public static func render(
@@ -24,8 +25,8 @@ public enum ThumbnailRenderer {
 
         canvas.draw(backgroundImage, scaled: settings.backgroundScaling)
         if let overlayImage { canvas.draw(overlayImage, scaled: .aspectFill) }
-        try canvas.drawText(text, font: font, settings: settings)
-        return Thumbnail(image: canvas, hasOverlay: overlayImage != nil)
+        let drawn = try canvas.drawText(text, font: font, settings: settings)
+        return Thumbnail(image: canvas, hasOverlay: overlayImage != nil, fontSize: drawn.fontSize, lineCount: drawn.lineCount)
     }
 
     private static func checked(_ settings: ThumbnailSettings) throws(ThumbnailError) -> ThumbnailSettings {

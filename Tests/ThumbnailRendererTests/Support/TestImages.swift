@@ -25,7 +25,8 @@ enum TestImages {
         return (0, 0, 0, 0)
     }.encoded(as: .png)
 
-    /// The golden scenes' settings: a 160 x 90 canvas, 24-point text, 8 and 6 pixels of padding.
+    /// The golden scenes' settings: a 160 x 90 canvas, 24-point text, 8 and 6 pixels of padding. The text
+    /// fits, so the default fit (shrink) leaves it as it is: these scenes test placement, not fitting.
     static func settings(_ position: TextPosition = .center, scaling: BackgroundScaling = .aspectFill, outline: Bool = true)
         -> ThumbnailSettings
     {
@@ -38,4 +39,27 @@ enum TestImages {
 
     static let text = "EP 42"
     static let font = try! ThumbnailFont.defaultBold()
+
+    /// The fitted scenes' settings: a 240 x 135 canvas, with room for lines, and 12 and 10 pixels of
+    /// padding, so that text kept inside it shows clear of the edges.
+    static func fitted(_ fit: TextFit, size: Double, at position: TextPosition = .center, outline: Bool = true)
+        -> ThumbnailSettings
+    {
+        var settings = ThumbnailSettings(
+            fontSize: size, horizontalPadding: 12, verticalPadding: 10, canvasWidth: 240, canvasHeight: 135,
+            outlineEnabled: outline, textFit: fit)
+        settings.placeText(at: position)
+        return settings
+    }
+
+    /// Too wide for one line at 22 points on the fitted canvas: two lines when wrapped.
+    static let wrappedText = "Night Shift: the last train home"
+    /// A line break of its own, then a line that must wrap: three lines, much smaller than 48 points.
+    static let shrunkText = "EP 42\nThe quick brown fox jumps over the lazy dog"
+
+    /// One colour (no text is drawn in it), so that every pixel of another colour is the text's.
+    static let plainColor = (red: UInt8(30), green: UInt8(90), blue: UInt8(160))
+    static let plain: [UInt8] = try! PixelBuffer(width: 8, height: 8) { _, _ in
+        (plainColor.red, plainColor.green, plainColor.blue, 255)
+    }.encoded(as: .png)
 }

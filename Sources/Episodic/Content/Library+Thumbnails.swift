@@ -55,9 +55,12 @@ enum ThumbnailDrawing {
         _ inputs: ThumbnailInputs, fonts: FontLibraryState, blob: (BlobRef) throws -> [UInt8]
     ) throws -> (RenderedThumbnail, [UInt8]) {
         let font = try font(inputs.settings.fontName, fonts: fonts, blob: blob)
-        let stored = try draw(inputs, font: font, blob: blob).stored()
+        let drawn = try draw(inputs, font: font, blob: blob)
+        let stored = try drawn.stored()
         let digest = ThumbnailInputDigest(inputs: inputs, font: font)
-        return (stored.rendered(blob: BlobStore.reference(for: stored.bytes), inputs: inputs, digest: digest), stored.bytes)
+        var rendered = stored.rendered(blob: BlobStore.reference(for: stored.bytes), inputs: inputs, digest: digest)
+        rendered.drawnFontSize = drawn.fontSize
+        return (rendered, stored.bytes)
     }
 
     /// The font `name` calls for: an imported one, by name ignoring case, or the default bold font for nil.

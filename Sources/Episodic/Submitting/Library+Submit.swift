@@ -51,6 +51,7 @@ extension Library {
                 let submission = timingCreations ? submission.created(at: time) : submission
                 while true {
                     do {
+                        if !atomic { workspace.startReading() }
                         let decision = try workspace.decide(submission)
                         let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
                         if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
@@ -63,7 +64,7 @@ extension Library {
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {
-                            outcome.positions = try batch.append(to: writer, actor: actor, at: time, read: workspace.versions)
+                            outcome.positions = try batch.append(to: writer, actor: actor, at: time, read: workspace.versionsRead)
                         }
                         outcome.changes = try workspace.changes(of: events, from: before)
                         results.append(.success(outcome))
@@ -87,7 +88,7 @@ extension Library {
                 }
                 progress?(index + 1)
             }
-            if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versions) {
+            if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versionsRead) {
                 // Positions were counted from the start of the commit; now the commit has its place.
                 let offset = appended.lowerBound.rawValue - 1
                 results = results.map { result in

@@ -24,6 +24,9 @@ final class Workspace {
     private var numbers = LoadedNumbers()
     /// Each loaded stream's version: as read from the log, then advanced by the batch's events.
     private(set) var versions: [StreamID: Int] = [:]
+    /// The streams read since ``startReading()``: what a decision looked at, which its commit expects
+    /// unchanged.
+    private var read: Set<StreamID> = []
     private var storedNames: [PodcastID: String]?
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
@@ -48,24 +51,42 @@ final class Workspace {
 
     func podcast(_ id: PodcastID) throws -> PodcastState {
         try load(.podcast(id))
+        read.insert(StreamID(domain: id.streamName))
         return state.podcast(id)
     }
 
     func episode(_ id: EpisodeID) throws -> EpisodeState {
         try load(.episode(id))
+        read.insert(StreamID(domain: id.streamName))
         return state.episode(id)
     }
 
     /// The library's fonts, as the batch has left them. The stream is short, so it is read whole.
     func fonts() throws -> FontLibraryState {
         try load(.fonts)
+        read.insert(StreamID(domain: AggregateKey.fonts.streamName))
         return state.fonts
     }
 
-    /// The episodes loaded so far, with their states as the batch has left them.
-    var loadedEpisodes: [EpisodeID: EpisodeState] { episodes }
+    /// The episodes loaded so far, with their states as the batch has left them. Reading them all
+    /// counts as reading every one.
+    var loadedEpisodes: [EpisodeID: EpisodeState] {
+        read.formUnion(episodes.keys.map { StreamID(domain: $0.streamName) })
+        return episodes
+    }
     /// The podcasts loaded so far, likewise.
-    var loadedPodcasts: [PodcastID: PodcastState] { podcasts }
+    var loadedPodcasts: [PodcastID: PodcastState] {
+        read.formUnion(podcasts.keys.map { StreamID(domain: $0.streamName) })
+        return podcasts
+    }
+
+    /// Starts a new record of the streams read: before each decision that is committed alone.
+    func startReading() { read = [] }
+
+    /// The version of each stream read since ``startReading()``, as the batch has left it.
+    var versionsRead: [StreamID: Int] {
+        Dictionary(uniqueKeysWithValues: read.map { ($0, versions[$0] ?? 0) })
+    }
     private var podcasts: [PodcastID: PodcastState] { state.podcasts }
     private var episodes: [EpisodeID: EpisodeState] { state.episodes }
 

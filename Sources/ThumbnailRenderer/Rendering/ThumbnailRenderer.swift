@@ -8,7 +8,8 @@ public enum ThumbnailRenderer {
     public static let version = 2
 
     /// Draws a thumbnail at the settings' canvas size: the background scaled and centred as the settings
-    /// say (black where it does not reach), the overlay over it scaled to fill, then the text.
+    /// say (black where it does not reach), the overlay over it as the settings place it (blended by its
+    /// alpha), then the text.
     ///
     /// `background` and `overlay` are PNG or JPEG bytes, checked as ``ImageProbe`` checks them.
     public static func render(
@@ -22,8 +23,12 @@ public enum ThumbnailRenderer {
         let width = settings.canvasWidth, height = settings.canvasHeight
         guard let canvas = GDImage(width: width, height: height) else { throw .outOfMemory(width: width, height: height) }
 
-        canvas.draw(backgroundImage, scaled: settings.backgroundScaling)
-        if let overlayImage { canvas.draw(overlayImage, scaled: .aspectFill) }
+        let background = settings.backgroundScaling.placement(
+            width: backgroundImage.width, height: backgroundImage.height, on: canvas.bounds)
+        canvas.draw(backgroundImage, from: background.from, to: background.to)
+        if let overlayImage, let overlay = settings.placement(ofOverlayWidth: overlayImage.width, height: overlayImage.height) {
+            canvas.draw(overlayImage, from: overlay.from, to: overlay.to)
+        }
         try canvas.drawText(text, font: font, settings: settings)
         return Thumbnail(image: canvas, hasOverlay: overlayImage != nil)
     }

@@ -65,7 +65,8 @@ struct InputDigestTests {
         let names = Mirror(reflecting: ThumbnailSettings.defaults).children.compactMap(\.label)
         #expect(names == [
             "fontName", "fontSize", "textPositionX", "textPositionY", "horizontalPadding", "verticalPadding", "canvasWidth",
-            "canvasHeight", "backgroundScaling", "fontColorHex", "outlineEnabled", "outlineColorHex",
+            "canvasHeight", "backgroundScaling", "fontColorHex", "outlineEnabled", "outlineColorHex", "textFit",
+            "overlayPlacement", "overlayScale", "overlayPositionX", "overlayPositionY",
         ])
     }
 

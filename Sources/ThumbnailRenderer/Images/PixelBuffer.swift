@@ -26,9 +26,9 @@ package struct PixelBuffer: Hashable, Sendable {
         self.init(width: width, height: height, rgba: rgba)
     }
 
-    /// Decodes a PNG or JPEG (libgd keeps 7 bits of alpha; 255 and 0 come back exact).
+    /// Decodes a PNG or JPEG, the right way up (libgd keeps 7 bits of alpha; 255 and 0 come back exact).
     package init(decoding bytes: [UInt8]) throws(ImageError) {
-        let image = try GDImage(decoding: bytes)
+        let image = try GDImage.decoded(bytes)
         var rgba: [UInt8] = []
         rgba.reserveCapacity(image.width * image.height * 4)
         for y in 0..<image.height {

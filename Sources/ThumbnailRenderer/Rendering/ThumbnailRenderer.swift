@@ -11,7 +11,8 @@ public enum ThumbnailRenderer {
     /// say (black where it does not reach), the overlay over it as the settings place it (blended by its
     /// alpha), then the text.
     ///
-    /// `background` and `overlay` are PNG or JPEG bytes, checked as ``ImageProbe`` checks them.
+    /// `background` and `overlay` are PNG or JPEG bytes, checked as ``ImageProbe`` checks them, and drawn
+    /// the right way up as a JPEG's Exif orientation says.
     public static func render(
         background: [UInt8], overlay: [UInt8]?, settings: ThumbnailSettings, text: String, font: ThumbnailFont
     ) throws(ThumbnailError) -> Thumbnail {
@@ -40,6 +41,6 @@ public enum ThumbnailRenderer {
     private static func decoded(
         _ bytes: [UInt8], else failure: (ImageError) -> ThumbnailError
     ) throws(ThumbnailError) -> GDImage {
-        do { return try GDImage(decoding: bytes) } catch { throw failure(error) }
+        do { return try GDImage.decoded(bytes) } catch { throw failure(error) }
     }
 }

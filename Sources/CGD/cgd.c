@@ -30,7 +30,6 @@ static void open_libgd(void) {
     RESOLVE(fontCacheSetup, "gdFontCacheSetup");
     RESOLVE(imageCreateTrueColor, "gdImageCreateTrueColor");
     RESOLVE(imageCreateFromPngPtr, "gdImageCreateFromPngPtr");
-    RESOLVE(imageCreateFromJpegPtr, "gdImageCreateFromJpegPtr");
     RESOLVE(imageDestroy, "gdImageDestroy");
     RESOLVE(imagePaletteToTrueColor, "gdImagePaletteToTrueColor");
     RESOLVE(imageSetPixel, "gdImageSetPixel");

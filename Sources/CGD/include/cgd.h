@@ -1,6 +1,6 @@
 #ifndef CGD_H
 #define CGD_H
-// libgd (PNG and JPEG decoding and encoding, resampling, alpha compositing, FreeType text), opened with
+// libgd (PNG decoding, PNG and JPEG encoding, resampling, alpha compositing, FreeType text), opened with
 // dlopen on first use rather than linked: linking it loads some fifty libraries (codecs, X11, abseil)
 // into every process, about 8 ms at each start of the `episodic` CLI, which draws a thumbnail rarely.
 #include <gd.h>
@@ -11,7 +11,6 @@ typedef struct {
     int (*fontCacheSetup)(void);
     gdImagePtr (*imageCreateTrueColor)(int sx, int sy);
     gdImagePtr (*imageCreateFromPngPtr)(int size, void *data);
-    gdImagePtr (*imageCreateFromJpegPtr)(int size, void *data);
     void (*imageDestroy)(gdImagePtr im);
     int (*imagePaletteToTrueColor)(gdImagePtr src);
     void (*imageSetPixel)(gdImagePtr im, int x, int y, int color);

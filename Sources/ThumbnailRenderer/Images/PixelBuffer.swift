@@ -28,7 +28,11 @@ package struct PixelBuffer: Hashable, Sendable {
 
     /// Decodes a PNG or JPEG, the right way up (libgd keeps 7 bits of alpha; 255 and 0 come back exact).
     package init(decoding bytes: [UInt8]) throws(ImageError) {
-        let image = try GDImage.decoded(bytes)
+        self.init(try GDImage.decoded(bytes))
+    }
+
+    /// The pixels of a libgd image.
+    init(_ image: GDImage) {
         var rgba: [UInt8] = []
         rgba.reserveCapacity(image.width * image.height * 4)
         for y in 0..<image.height {

@@ -1,4 +1,15 @@
 extension ImageHeader {
+    /// How many times smaller than stored this image can be decoded for `placement` (in the pixels of the
+    /// picture as seen, whole): the largest of libjpeg's 2, 4 and 8 that still leaves the part shown at
+    /// least a pixel for each canvas pixel it is drawn into, so that nothing drawn loses detail; else 1.
+    /// PNGs are always decoded whole.
+    func decodeDenominator(for placement: Placement) -> Int {
+        guard format == .jpeg else { return 1 }
+        return [8, 4, 2].first { denominator in
+            placement.from.width >= placement.to.width * denominator && placement.from.height >= placement.to.height * denominator
+        } ?? 1
+    }
+
     /// The stored pixels a decode at 1/`denominator` of the size gives: each side divided and rounded up,
     /// as libjpeg does. A PNG decodes whole.
     func decodedSize(scaledDownBy denominator: Int) -> (width: Int, height: Int) {

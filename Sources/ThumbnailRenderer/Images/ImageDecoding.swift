@@ -7,7 +7,7 @@ extension GDImage {
     }
 
     /// Decodes `bytes`, whose header is `header`, then turns it the right way up. A JPEG may be decoded at
-    /// 1/`denominator` of its size; a PNG is decoded whole.
+    /// 1/`denominator` of its size (see ``ImageHeader/decodeDenominator(for:)``); a PNG is decoded whole.
     ///
     /// The stored pixels must come out at the size the header says (see ``ImageHeader/decodedSize(scaledDownBy:)``).
     /// A failure to allocate them counts as damage, as it does in libgd's decoders.

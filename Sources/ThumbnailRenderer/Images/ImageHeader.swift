@@ -11,7 +11,9 @@ struct ImageHeader: Hashable {
     /// The size of the picture as seen: the stored size, its sides swapped by a quarter turn.
     var displayedWidth: Int { orientation.swapsSides ? height : width }
     var displayedHeight: Int { orientation.swapsSides ? width : height }
+}
 
+extension ImageHeader {
     /// Throws ``ImageError/notAnImage`` for an unknown signature, ``ImageError/damaged(_:)`` when the
     /// header itself is cut short or malformed.
     init(_ bytes: [UInt8]) throws(ImageError) {

@@ -14,6 +14,19 @@ struct Placement: Hashable {
         return Placement(from: PixelRect(x: x.start, y: y.start, width: x.length, height: y.length), to: shown)
     }
 
+    /// This placement for the image decoded at 1/`denominator` of its size, whose bounds are then
+    /// `decoded`: `from` divided, rounded to whole pixels and kept inside; `to` unchanged.
+    func scaledDown(by denominator: Int, within decoded: PixelRect) -> Placement {
+        guard denominator > 1 else { return self }
+        func scaled(_ start: Int, _ length: Int, _ limit: Int) -> (start: Int, length: Int) {
+            let low = min(Int((Double(start) / Double(denominator)).rounded()), limit - 1)
+            let high = min(max(Int((Double(start + length) / Double(denominator)).rounded()), low + 1), limit)
+            return (low, high - low)
+        }
+        let x = scaled(from.x, from.width, decoded.width), y = scaled(from.y, from.height, decoded.height)
+        return Placement(from: PixelRect(x: x.start, y: y.start, width: x.length, height: y.length), to: to)
+    }
+
     /// One axis of ``clipped(to:)``: the part of the image's span `start`, `length` that shows in the part
     /// `shownStart`, `shownLength` of the canvas span it is drawn into, `drawnStart`, `drawnLength`.
     private static func cut(

@@ -17,19 +17,18 @@ public enum ThumbnailRenderer {
         background: [UInt8], overlay: [UInt8]?, settings: ThumbnailSettings, text: String, font: ThumbnailFont
     ) throws(ThumbnailError) -> Thumbnail {
         let settings = try checked(settings)
-        let backgroundImage = try decoded(background, else: ThumbnailError.background)
-        let overlayImage = try overlay.map { bytes throws(ThumbnailError) in
-            try decoded(bytes, else: ThumbnailError.overlay)
-        }
         let width = settings.canvasWidth, height = settings.canvasHeight
+        let backgroundImage = try placed(background, else: ThumbnailError.background) { imageWidth, imageHeight in
+            settings.backgroundScaling.placement(
+                width: imageWidth, height: imageHeight, on: PixelRect(x: 0, y: 0, width: width, height: height))
+        }
+        let overlayImage = try overlay.map { bytes throws(ThumbnailError) in
+            try placed(bytes, else: ThumbnailError.overlay, settings.placement(ofOverlayWidth:height:))
+        }
         guard let canvas = GDImage(width: width, height: height) else { throw .outOfMemory(width: width, height: height) }
 
-        let background = settings.backgroundScaling.placement(
-            width: backgroundImage.width, height: backgroundImage.height, on: canvas.bounds)
-        canvas.draw(backgroundImage, from: background.from, to: background.to)
-        if let overlayImage, let overlay = settings.placement(ofOverlayWidth: overlayImage.width, height: overlayImage.height) {
-            canvas.draw(overlayImage, from: overlay.from, to: overlay.to)
-        }
+        canvas.draw(backgroundImage)
+        if let overlayImage { canvas.draw(overlayImage) }
         try canvas.drawText(text, font: font, settings: settings)
         return Thumbnail(image: canvas, hasOverlay: overlayImage != nil)
     }
@@ -38,9 +37,9 @@ public enum ThumbnailRenderer {
         do { return try settings.validated() } catch { throw .settings(error) }
     }
 
-    private static func decoded(
-        _ bytes: [UInt8], else failure: (ImageError) -> ThumbnailError
-    ) throws(ThumbnailError) -> GDImage {
-        do { return try GDImage.decoded(bytes) } catch { throw failure(error) }
+    private static func placed(
+        _ bytes: [UInt8], else failure: (ImageError) -> ThumbnailError, _ place: (Int, Int) -> Placement?
+    ) throws(ThumbnailError) -> PlacedImage {
+        do { return try PlacedImage(bytes, place: place) } catch { throw failure(error) }
     }
 }

@@ -35,8 +35,7 @@ static void open_libgd(void) {
     RESOLVE(imageSetPixel, "gdImageSetPixel");
     RESOLVE(imageAlphaBlending, "gdImageAlphaBlending");
     RESOLVE(imageFilledRectangle, "gdImageFilledRectangle");
-    RESOLVE(imageCopy, "gdImageCopy");
-    RESOLVE(imageCopyResampled, "gdImageCopyResampled");
+    RESOLVE(alphaBlend, "gdAlphaBlend");
     RESOLVE(imageSaveAlpha, "gdImageSaveAlpha");
     RESOLVE(imagePngPtrEx, "gdImagePngPtrEx");
     RESOLVE(imageJpegPtr, "gdImageJpegPtr");

@@ -52,7 +52,7 @@ struct ScaledDecodingTests {
         let scaled = try GDImage.decoded(jpeg, header: header, scaledDownBy: denominator)
         let whole = try GDImage.decoded(jpeg, header: header)
         let shrunk = try #require(GDImage(width: scaled.width, height: scaled.height))
-        shrunk.draw(whole, from: whole.bounds, to: shrunk.bounds)
+        try shrunk.draw(whole, from: whole.bounds, to: shrunk.bounds)
 
         // Then both are the same picture
         #expect((scaled.width, scaled.height) == (640 / denominator, 360 / denominator))

@@ -1,6 +1,6 @@
 #ifndef CGD_H
 #define CGD_H
-// libgd (PNG decoding, PNG and JPEG encoding, resampling, alpha compositing, FreeType text), opened with
+// libgd (PNG decoding, PNG and JPEG encoding, alpha compositing, FreeType text), opened with
 // dlopen on first use rather than linked: linking it loads some fifty libraries (codecs, X11, abseil)
 // into every process, about 8 ms at each start of the `episodic` CLI, which draws a thumbnail rarely.
 #include <gd.h>
@@ -16,9 +16,7 @@ typedef struct {
     void (*imageSetPixel)(gdImagePtr im, int x, int y, int color);
     void (*imageAlphaBlending)(gdImagePtr im, int alphaBlendingArg);
     void (*imageFilledRectangle)(gdImagePtr im, int x1, int y1, int x2, int y2, int color);
-    void (*imageCopy)(gdImagePtr dst, gdImagePtr src, int dstX, int dstY, int srcX, int srcY, int w, int h);
-    void (*imageCopyResampled)(gdImagePtr dst, gdImagePtr src, int dstX, int dstY, int srcX, int srcY,
-                               int dstW, int dstH, int srcW, int srcH);
+    int (*alphaBlend)(int dst, int src);
     void (*imageSaveAlpha)(gdImagePtr im, int saveAlphaArg);
     void *(*imagePngPtrEx)(gdImagePtr im, int *size, int level);
     void *(*imageJpegPtr)(gdImagePtr im, int *size, int quality);

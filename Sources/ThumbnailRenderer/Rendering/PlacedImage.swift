@@ -19,8 +19,8 @@ struct PlacedImage {
 
 extension GDImage {
     /// Draws `placed` where it goes, blended by its alpha.
-    func draw(_ placed: PlacedImage) {
+    func draw(_ placed: PlacedImage) throws(ThumbnailError) {
         guard let placement = placed.placement else { return }
-        draw(placed.image, from: placement.from, to: placement.to)
+        try draw(placed.image, from: placement.from, to: placement.to)
     }
 }

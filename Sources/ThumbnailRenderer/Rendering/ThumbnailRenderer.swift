@@ -27,8 +27,8 @@ public enum ThumbnailRenderer {
         }
         guard let canvas = GDImage(width: width, height: height) else { throw .outOfMemory(width: width, height: height) }
 
-        canvas.draw(backgroundImage)
-        if let overlayImage { canvas.draw(overlayImage) }
+        try canvas.draw(backgroundImage)
+        if let overlayImage { try canvas.draw(overlayImage) }
         try canvas.drawText(text, font: font, settings: settings)
         return Thumbnail(image: canvas, hasOverlay: overlayImage != nil)
     }

@@ -36,8 +36,6 @@ static void open_libgd(void) {
     RESOLVE(imageAlphaBlending, "gdImageAlphaBlending");
     RESOLVE(imageFilledRectangle, "gdImageFilledRectangle");
     RESOLVE(alphaBlend, "gdAlphaBlend");
-    RESOLVE(imageSaveAlpha, "gdImageSaveAlpha");
-    RESOLVE(imagePngPtrEx, "gdImagePngPtrEx");
     RESOLVE(imageJpegPtr, "gdImageJpegPtr");
     RESOLVE(free, "gdFree");
     RESOLVE(imageStringFTEx, "gdImageStringFTEx");

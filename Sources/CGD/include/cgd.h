@@ -1,6 +1,6 @@
 #ifndef CGD_H
 #define CGD_H
-// libgd (PNG decoding, PNG and JPEG encoding, alpha compositing, FreeType text), opened with
+// libgd (PNG decoding, JPEG encoding, alpha compositing, FreeType text), opened with
 // dlopen on first use rather than linked: linking it loads some fifty libraries (codecs, X11, abseil)
 // into every process, about 8 ms at each start of the `episodic` CLI, which draws a thumbnail rarely.
 #include <gd.h>
@@ -17,8 +17,6 @@ typedef struct {
     void (*imageAlphaBlending)(gdImagePtr im, int alphaBlendingArg);
     void (*imageFilledRectangle)(gdImagePtr im, int x1, int y1, int x2, int y2, int color);
     int (*alphaBlend)(int dst, int src);
-    void (*imageSaveAlpha)(gdImagePtr im, int saveAlphaArg);
-    void *(*imagePngPtrEx)(gdImagePtr im, int *size, int level);
     void *(*imageJpegPtr)(gdImagePtr im, int *size, int quality);
     void (*free)(void *m);
     char *(*imageStringFTEx)(gdImagePtr im, int *brect, int fg, const char *fontlist, double ptsize, double angle,

@@ -5,9 +5,8 @@ extension ImageHeader {
     /// PNGs are always decoded whole.
     func decodeDenominator(for placement: Placement) -> Int {
         guard format == .jpeg else { return 1 }
-        return [8, 4, 2].first { denominator in
-            placement.from.width >= placement.to.width * denominator && placement.from.height >= placement.to.height * denominator
-        } ?? 1
+        let (from, to) = (placement.from, placement.to)
+        return [8, 4, 2].first { from.width >= to.width * $0 && from.height >= to.height * $0 } ?? 1
     }
 
     /// The stored pixels a decode at 1/`denominator` of the size gives: each side divided and rounded up,

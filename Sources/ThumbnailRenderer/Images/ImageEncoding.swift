@@ -18,8 +18,9 @@ extension GDImage {
         case .png:
             LibPNG.opened
             var size = 0
-            guard let output = cpng_encode(pointer.pointee.tpixels, Int32(width), Int32(height), alpha ? 1 : 0, Self.pngCompression, &size)
-            else { return nil }
+            let output = cpng_encode(
+                pointer.pointee.tpixels, Int32(width), Int32(height), alpha ? 1 : 0, Self.pngCompression, &size)
+            guard let output else { return nil }
             defer { free(output) }
             return Array(UnsafeBufferPointer(start: output, count: size))
         case .jpeg:

@@ -59,11 +59,13 @@ extension ImageHeader {
                 let length = bigEndian(bytes, at: index, count: 2)
                 if startsFrame(marker) {
                     guard length >= 7, index + 7 <= bytes.count, endsImage(bytes, after: index) else { throw .damaged(.jpeg) }
-                    return (bigEndian(bytes, at: index + 5, count: 2), bigEndian(bytes, at: index + 3, count: 2), orientation ?? .up)
+                    let (width, height) = (bigEndian(bytes, at: index + 5, count: 2), bigEndian(bytes, at: index + 3, count: 2))
+                    return (width, height, orientation ?? .up)
                 }
                 guard length >= 2 else { throw .damaged(.jpeg) }
                 if marker == 0xE1, orientation == nil {
-                    orientation = ExifOrientation(app1: bytes[min(index + 2, bytes.count)..<min(index + length, bytes.count)])
+                    let payload = bytes[min(index + 2, bytes.count)..<min(index + length, bytes.count)]
+                    orientation = ExifOrientation(app1: payload)
                 }
                 index += length
             }

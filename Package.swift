@@ -59,10 +59,16 @@ let package = Package(
         // libgd from the system (Debian: libgd-dev), with FreeType for text: its header for the types, the
         // library itself opened with dlopen on first use (see Sources/CGD/include/cgd.h for why).
         .target(name: "CGD", linkerSettings: [.linkedLibrary("dl")]),
-        // Thumbnails as a pure function of images, settings, text and font: bytes in, bytes out (libgd).
+        // libjpeg-turbo from the system (Debian: libjpeg62-turbo-dev), to decode JPEGs at 1/2, 1/4 or 1/8 of
+        // their size: its header for the types, the library opened with dlopen on first use, as libgd is.
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("dl")]),
+        // libpng from the system (Debian: libpng-dev), to write PNGs with the row filters chosen: its header
+        // for the types, the library opened with dlopen on first use, as libgd is.
+        .target(name: "CPNG", linkerSettings: [.linkedLibrary("dl")]),
+        // Thumbnails as a pure function of images, settings, text and font: bytes in, bytes out (libgd, libjpeg, libpng).
         .target(
             name: "ThumbnailRenderer",
-            dependencies: ["CGD", "CoreValues", "PodcastDomain", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["CGD", "CJPEG", "CPNG", "CoreValues", "PodcastDomain", .product(name: "Crypto", package: "swift-crypto")]
         ),
         // Read models in SQLite, built from the log by projectors; a schema change is a replay.
         .target(

@@ -30,16 +30,12 @@ static void open_libgd(void) {
     RESOLVE(fontCacheSetup, "gdFontCacheSetup");
     RESOLVE(imageCreateTrueColor, "gdImageCreateTrueColor");
     RESOLVE(imageCreateFromPngPtr, "gdImageCreateFromPngPtr");
-    RESOLVE(imageCreateFromJpegPtr, "gdImageCreateFromJpegPtr");
     RESOLVE(imageDestroy, "gdImageDestroy");
     RESOLVE(imagePaletteToTrueColor, "gdImagePaletteToTrueColor");
     RESOLVE(imageSetPixel, "gdImageSetPixel");
     RESOLVE(imageAlphaBlending, "gdImageAlphaBlending");
     RESOLVE(imageFilledRectangle, "gdImageFilledRectangle");
-    RESOLVE(imageCopy, "gdImageCopy");
-    RESOLVE(imageCopyResampled, "gdImageCopyResampled");
-    RESOLVE(imageSaveAlpha, "gdImageSaveAlpha");
-    RESOLVE(imagePngPtrEx, "gdImagePngPtrEx");
+    RESOLVE(alphaBlend, "gdAlphaBlend");
     RESOLVE(imageJpegPtr, "gdImageJpegPtr");
     RESOLVE(free, "gdFree");
     RESOLVE(imageStringFTEx, "gdImageStringFTEx");

@@ -3,7 +3,7 @@ import Testing
 import ThumbnailRenderer
 
 /// The renderer against golden images: each text position, each scaling mode, the outline off, and an
-/// overlay, on a 160 x 90 canvas. See ``Goldens`` to regenerate them.
+/// overlay in each placement, on a 160 x 90 canvas. See ``Goldens`` to regenerate them.
 @Suite("Golden images")
 struct GoldenImageTests {
     @Test("the text at each of the seven positions", arguments: TextPosition.allCases)
@@ -33,6 +33,36 @@ struct GoldenImageTests {
         try Goldens.check(try render(TestImages.settings(.topLeft), overlay: TestImages.overlay), matches: "overlay")
     }
 
+    /// A placement of the overlay, and its golden's name.
+    struct OverlayScene: Sendable, CustomTestStringConvertible {
+        let placement: OverlayPlacement
+        var scale = 1.0
+        var position = TextPosition.center
+
+        var golden: String {
+            placement == .original ? "overlay-original-\(position.rawValue)-\(scale)" : "overlay-\(placement.rawValue)"
+        }
+        var testDescription: String { golden }
+    }
+
+    @Test("an overlay fitted whole, or at its own size scaled and placed at a preset (cut where it overflows)", arguments: [
+        OverlayScene(placement: .fit), OverlayScene(placement: .original, scale: 0.25, position: .topLeft),
+        OverlayScene(placement: .original, scale: 0.3, position: .bottomRight), OverlayScene(placement: .original),
+    ])
+    func overlayPlacement(_ scene: OverlayScene) throws {
+        // Given the test background and overlay, placed and scaled as the scene says
+        var settings = TestImages.settings()
+        settings.overlayPlacement = scene.placement
+        settings.overlayScale = scene.scale
+        settings.placeOverlay(at: scene.position)
+
+        // When it is rendered without text
+        let png = try render(settings, overlay: TestImages.overlay, text: "")
+
+        // Then it matches the golden for that placement
+        try Goldens.check(png, matches: scene.golden)
+    }
+
     @Test("the comparison catches text moved by a few pixels, or drawn at another preset")
     func movedTextFails() throws {
         // Given the top-left golden
@@ -51,10 +81,9 @@ struct GoldenImageTests {
         #expect(PixelDifference(golden, same, .goldens).isWithin(.goldens))
     }
 
-    private func render(_ settings: ThumbnailSettings, overlay: [UInt8]? = nil) throws -> [UInt8] {
+    private func render(_ settings: ThumbnailSettings, overlay: [UInt8]? = nil, text: String = TestImages.text) throws -> [UInt8] {
         try ThumbnailRenderer.render(
-            background: TestImages.background, overlay: overlay, settings: settings, text: TestImages.text,
-            font: TestImages.font
+            background: TestImages.background, overlay: overlay, settings: settings, text: text, font: TestImages.font
         ).encoded(as: .png)
     }
 }

@@ -1,6 +1,6 @@
 #ifndef CGD_H
 #define CGD_H
-// libgd (PNG and JPEG decoding and encoding, resampling, alpha compositing, FreeType text), opened with
+// libgd (PNG decoding, JPEG encoding, alpha compositing, FreeType text), opened with
 // dlopen on first use rather than linked: linking it loads some fifty libraries (codecs, X11, abseil)
 // into every process, about 8 ms at each start of the `episodic` CLI, which draws a thumbnail rarely.
 #include <gd.h>
@@ -11,17 +11,12 @@ typedef struct {
     int (*fontCacheSetup)(void);
     gdImagePtr (*imageCreateTrueColor)(int sx, int sy);
     gdImagePtr (*imageCreateFromPngPtr)(int size, void *data);
-    gdImagePtr (*imageCreateFromJpegPtr)(int size, void *data);
     void (*imageDestroy)(gdImagePtr im);
     int (*imagePaletteToTrueColor)(gdImagePtr src);
     void (*imageSetPixel)(gdImagePtr im, int x, int y, int color);
     void (*imageAlphaBlending)(gdImagePtr im, int alphaBlendingArg);
     void (*imageFilledRectangle)(gdImagePtr im, int x1, int y1, int x2, int y2, int color);
-    void (*imageCopy)(gdImagePtr dst, gdImagePtr src, int dstX, int dstY, int srcX, int srcY, int w, int h);
-    void (*imageCopyResampled)(gdImagePtr dst, gdImagePtr src, int dstX, int dstY, int srcX, int srcY,
-                               int dstW, int dstH, int srcW, int srcH);
-    void (*imageSaveAlpha)(gdImagePtr im, int saveAlphaArg);
-    void *(*imagePngPtrEx)(gdImagePtr im, int *size, int level);
+    int (*alphaBlend)(int dst, int src);
     void *(*imageJpegPtr)(gdImagePtr im, int *size, int quality);
     void (*free)(void *m);
     char *(*imageStringFTEx)(gdImagePtr im, int *brect, int fg, const char *fontlist, double ptsize, double angle,

@@ -1,19 +1,29 @@
-/// What an image's first bytes say: its format and size, read without decoding it, so that a huge
-/// image is refused before its pixels are allocated.
+/// What an image's first bytes say: its format, size and orientation, read without decoding it, so that
+/// a huge image is refused before its pixels are allocated.
 struct ImageHeader: Hashable {
     let format: ImageFormat
+    /// The stored pixels, as the decoder gives them: for a JPEG, before its orientation turns them.
     let width: Int
     let height: Int
+    /// How the stored pixels are turned to be seen: a JPEG's Exif orientation; a PNG is upright.
+    let orientation: ExifOrientation
 
+    /// The size of the picture as seen: the stored size, its sides swapped by a quarter turn.
+    var displayedWidth: Int { orientation.swapsSides ? height : width }
+    var displayedHeight: Int { orientation.swapsSides ? width : height }
+}
+
+extension ImageHeader {
     /// Throws ``ImageError/notAnImage`` for an unknown signature, ``ImageError/damaged(_:)`` when the
     /// header itself is cut short or malformed.
     init(_ bytes: [UInt8]) throws(ImageError) {
         if bytes.starts(with: Self.pngSignature) {
             format = .png
             (width, height) = try Self.pngSize(bytes)
+            orientation = .up
         } else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
             format = .jpeg
-            (width, height) = try Self.jpegSize(bytes)
+            (width, height, orientation) = try Self.jpegFrame(bytes)
         } else {
             throw .notAnImage
         }
@@ -27,13 +37,15 @@ struct ImageHeader: Hashable {
         return (bigEndian(bytes, at: 16, count: 4), bigEndian(bytes, at: 20, count: 4))
     }
 
-    /// Walks the segments up to the first start-of-frame marker, which holds height then width.
+    /// Walks the segments up to the first start-of-frame marker, which holds height then width, reading
+    /// the orientation from the first APP1 Exif segment on the way (other APP1 segments hold XMP).
     ///
     /// The end-of-image marker must follow it: libjpeg decodes a file cut short without failing, filling
     /// the missing rows with grey, so a missing end is the sign of a cut. (Entropy-coded data never holds
     /// FF D9, and an embedded Exif preview's end comes before the frame header.)
-    private static func jpegSize(_ bytes: [UInt8]) throws(ImageError) -> (Int, Int) {
+    private static func jpegFrame(_ bytes: [UInt8]) throws(ImageError) -> (Int, Int, ExifOrientation) {
         var index = 2
+        var orientation: ExifOrientation?
         while index + 1 < bytes.count {
             guard bytes[index] == 0xFF else { throw .damaged(.jpeg) }
             let marker = bytes[index + 1]
@@ -47,9 +59,14 @@ struct ImageHeader: Hashable {
                 let length = bigEndian(bytes, at: index, count: 2)
                 if startsFrame(marker) {
                     guard length >= 7, index + 7 <= bytes.count, endsImage(bytes, after: index) else { throw .damaged(.jpeg) }
-                    return (bigEndian(bytes, at: index + 5, count: 2), bigEndian(bytes, at: index + 3, count: 2))
+                    let (width, height) = (bigEndian(bytes, at: index + 5, count: 2), bigEndian(bytes, at: index + 3, count: 2))
+                    return (width, height, orientation ?? .up)
                 }
                 guard length >= 2 else { throw .damaged(.jpeg) }
+                if marker == 0xE1, orientation == nil {
+                    let payload = bytes[min(index + 2, bytes.count)..<min(index + length, bytes.count)]
+                    orientation = ExifOrientation(app1: payload)
+                }
                 index += length
             }
         }

@@ -3,7 +3,9 @@ import PodcastDomain
 /// An image's format and size, once it is known to be one the renderer can draw.
 public struct ImageInfo: Hashable, Sendable {
     public let format: ImageFormat
-    /// Pixels.
+    /// Pixels, of the picture as seen: a JPEG whose Exif orientation turns it a quarter (a photo taken
+    /// with the camera upright, orientations 5 to 8) is as wide as its stored pixels are high. That is the
+    /// size drawn, so the size to compare with the canvas.
     public let width: Int
     public let height: Int
 
@@ -25,12 +27,12 @@ public enum ImageProbe {
 
     static let largestCanvasSide = ThumbnailSettings.canvasSides.upperBound
 
-    /// Reads the format and size from the header, refuses sizes out of bounds before decoding, then
-    /// decodes the whole image, so that what passes here renders.
+    /// Reads the format, size and orientation from the header, refuses sizes out of bounds before
+    /// decoding, then decodes the whole image, so that what passes here renders.
     public static func probe(_ bytes: [UInt8]) throws(ImageError) -> ImageInfo {
         let header = try header(bytes)
-        _ = try GDImage(decoding: bytes, header: header)
-        return ImageInfo(format: header.format, width: header.width, height: header.height)
+        _ = try GDImage.decoded(bytes, header: header)
+        return ImageInfo(format: header.format, width: header.displayedWidth, height: header.displayedHeight)
     }
 
     /// The header, when its size is one the renderer accepts.

@@ -26,9 +26,13 @@ package struct PixelBuffer: Hashable, Sendable {
         self.init(width: width, height: height, rgba: rgba)
     }
 
-    /// Decodes a PNG or JPEG (libgd keeps 7 bits of alpha; 255 and 0 come back exact).
+    /// Decodes a PNG or JPEG, the right way up (libgd keeps 7 bits of alpha; 255 and 0 come back exact).
     package init(decoding bytes: [UInt8]) throws(ImageError) {
-        let image = try GDImage(decoding: bytes)
+        self.init(try GDImage.decoded(bytes))
+    }
+
+    /// The pixels of a libgd image.
+    init(_ image: GDImage) {
         var rgba: [UInt8] = []
         rgba.reserveCapacity(image.width * image.height * 4)
         for y in 0..<image.height {

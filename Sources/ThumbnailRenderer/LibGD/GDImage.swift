@@ -40,18 +40,12 @@ final class GDImage {
         LibGD.gd.imageAlphaBlending!(pointer, 1)
     }
 
-    /// Draws the `from` part of `image` resampled into `to` (area averaging), blended by its alpha.
-    ///
-    /// At the same size it is copied instead: the same pixels resampling would give, in half the time.
-    func draw(_ image: GDImage, from: PixelRect, to: PixelRect) {
-        if (from.width, from.height) == (to.width, to.height) {
-            LibGD.gd.imageCopy!(
-                pointer, image.pointer, Int32(to.x), Int32(to.y), Int32(from.x), Int32(from.y), Int32(to.width),
-                Int32(to.height))
-            return
-        }
-        LibGD.gd.imageCopyResampled!(
-            pointer, image.pointer, Int32(to.x), Int32(to.y), Int32(from.x), Int32(from.y),
-            Int32(to.width), Int32(to.height), Int32(from.width), Int32(from.height))
+    /// Draws the `from` part of `image` scaled into `to`, each pixel the average of the area it covers,
+    /// blended by its alpha (see `cgd_drawing.h`); both rectangles inside their images.
+    func draw(_ image: GDImage, from: PixelRect, to: PixelRect) throws(ThumbnailError) {
+        let drawn = cgd_draw_scaled(
+            pointer, image.pointer, Int32(to.x), Int32(to.y), Int32(from.x), Int32(from.y), Int32(to.width), Int32(to.height),
+            Int32(from.width), Int32(from.height))
+        guard drawn == 1 else { throw .outOfMemory(width: to.width, height: to.height) }
     }
 }

@@ -41,7 +41,7 @@ public struct Thumbnail: @unchecked Sendable {
         guard let resized = GDImage(width: target.width, height: target.height) else {
             throw .outOfMemory(width: target.width, height: target.height)
         }
-        resized.draw(image, from: image.bounds, to: target)
+        try resized.draw(image, from: image.bounds, to: target)
         return Thumbnail(image: resized, hasOverlay: hasOverlay, fontSize: fontSize, lineCount: lineCount)
     }
 }

@@ -25,6 +25,17 @@ enum TestImages {
         return (0, 0, 0, 0)
     }.encoded(as: .png)
 
+    /// A photo-like picture of any size: smooth gradients, and a darker disc with a soft edge, which any
+    /// shrinking keeps.
+    static func photo(width: Int, height: Int) -> PixelBuffer {
+        PixelBuffer(width: width, height: height) { x, y in
+            let across = Double(x) / Double(width), down = Double(y) / Double(height)
+            let distance = ((across - 0.6) * (across - 0.6) + (down - 0.4) * (down - 0.4)).squareRoot()
+            let shade = min(max((distance - 0.2) / 0.05, 0), 1) * 0.5 + 0.5
+            return (UInt8(shade * (60 + 180 * across)), UInt8(shade * (80 + 150 * down)), UInt8(shade * (200 - 120 * across)), 255)
+        }
+    }
+
     /// The golden scenes' settings: a 160 x 90 canvas, 24-point text, 8 and 6 pixels of padding. The text
     /// fits, so the default fit (shrink) leaves it as it is: these scenes test placement, not fitting.
     static func settings(_ position: TextPosition = .center, scaling: BackgroundScaling = .aspectFill, outline: Bool = true)

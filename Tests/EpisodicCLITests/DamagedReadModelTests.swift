@@ -22,14 +22,16 @@ struct DamagedReadModelTests {
         return (Set(episodes.compactMap { $0["title"] as? String }), run.err)
     }
 
-    /// The files of `read/` that were set aside.
+    /// The manifests of `read/` that were set aside (each with its projectors' files beside it).
     func setAside(_ cli: CLI) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: cli.library + "/read").filter { $0.hasSuffix(".sqlite") && $0.split(separator: ".").count == 3 }
+        try FileManager.default.contentsOfDirectory(atPath: cli.library + "/read").filter { name in
+            name.hasSuffix(".sqlite") && name.split(separator: ".").count == 3 && name.prefix { $0 != "." }.allSatisfy(\.isNumber)
+        }
     }
 
-    /// Overwrites the first bytes of the root page of `sidebar_episodes` in the live generation.
+    /// Overwrites the first bytes of the root page of `sidebar_episodes` in the live sidebar's file.
     func breakSidebarPage(_ cli: CLI) throws {
-        let generation = try LibraryFiles.liveGeneration(cli.library)
+        let generation = try LibraryFiles.liveFile(cli.library, of: "sidebar")
         // Fold the WAL into the file first, so that the page read is the one broken.
         let text = try sqlite(generation, "PRAGMA wal_checkpoint(TRUNCATE); SELECT rootpage FROM sqlite_schema WHERE name = 'sidebar_episodes';")
         let page = try #require(text.split(separator: "\n").compactMap { Int($0) }.first)
@@ -59,7 +61,7 @@ struct DamagedReadModelTests {
         let cli = try library()
         let expected = try titles(cli).titles
         #expect(expected.count == 30)
-        let generation = try LibraryFiles.liveGeneration(cli.library)
+        let generation = try LibraryFiles.liveFile(cli.library, of: "sidebar")
         switch kind {
         case "garbage":
             try Data((0..<60_000).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) }).write(to: URL(fileURLWithPath: generation))

@@ -82,10 +82,9 @@ struct FullDiskTests {
                     // Under --json, a refused command of a script is reported by its result line, on stdout.
                     refusedBadly.append("\(trial): exit 75 without saying the disk is full: \(run.err)")
                 }
-                // A failed rebuild leaves no generation of its own behind.
-                let generations = (try? FileManager.default.contentsOfDirectory(atPath: library + "/read"))?
-                    .filter { $0.hasSuffix(".sqlite") && $0.split(separator: ".").count == 2 } ?? []
-                if generations.count != 1 { leftovers.append("\(trial): \(generations)") }
+                // A failed rebuild leaves no file of its own behind.
+                let generations = LibraryFiles.readModelFiles(library)
+                if generations != (try? LibraryFiles.liveGenerationFiles(library)) { leftovers.append("\(trial): \(generations.sorted())") }
                 // What was acknowledged: the episodes each line of JSON says it created.
                 let acknowledged = Set(run.out.split(separator: "\n").compactMap {
                     (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["created"] as? String
@@ -101,7 +100,7 @@ struct FullDiskTests {
                     stuck.append("\(trial): list \(list.status) \(list.err), create \(probe.status) \(probe.err), verify \(verify.status) \(verify.out)")
                 }
                 let after = (try? FileManager.default.contentsOfDirectory(atPath: library + "/read"))?.filter { $0.hasSuffix(".sqlite") } ?? []
-                if after.count != 1 { leftovers.append("\(trial), after the next writer: \(after)") }
+                if Set(after) != (try? LibraryFiles.liveGenerationFiles(library)) { leftovers.append("\(trial), after the next writer: \(after)") }
             }
         }
         print("full-disk trials: \(trials) trials (\(full) said the disk is full), \(crashes.count) crashes, \(stuck.count) libraries stuck after freeing space, "

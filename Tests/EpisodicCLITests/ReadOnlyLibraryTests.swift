@@ -122,9 +122,10 @@ struct ReadOnlyLibraryTests {
 
         // `sqlite3` removes the WAL and its index when it closes the file; nothing can make them on the
         // mount, and nobody can write there, so the file is read as immutable.
-        let generation = try LibraryFiles.liveGeneration(cli.library)
-        try FileManager.default.removeItem(atPath: generation + "-wal")
-        try FileManager.default.removeItem(atPath: generation + "-shm")
+        for file in [try LibraryFiles.liveGeneration(cli.library)] + Array(try LibraryFiles.liveFiles(cli.library).values) {
+            try FileManager.default.removeItem(atPath: file + "-wal")
+            try FileManager.default.removeItem(atPath: file + "-shm")
+        }
         try LibraryFiles.appendUnprojectedRename(library: cli.library, podcast: podcast, to: "Renamed")
         before = try LibraryFiles.snapshot(cli.library)
         let behind = try listedName(cli, environment: onView)

@@ -58,8 +58,8 @@ struct RebuildReadersTests {
         #expect(tally.failures.isEmpty, "\(tally.failures.prefix(5))")
         // What the rebuilds left behind goes with the next writer: the live generation alone remains.
         try cli.must("episode", "create", "Show", "Last")
-        let generations = try FileManager.default.contentsOfDirectory(atPath: cli.library + "/read").filter { $0.hasSuffix(".sqlite") }
-        #expect(generations.count == 1, "\(generations)")
+        let files = LibraryFiles.readModelFiles(cli.library)
+        #expect(try files == LibraryFiles.liveGenerationFiles(cli.library), "\(files)")
     }
 
     /// One read, by turns a list, a podcast's counts, an episode and a search; nil when it was whole

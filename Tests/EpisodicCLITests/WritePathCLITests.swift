@@ -12,7 +12,7 @@ struct WritePathCLITests {
         try cli.must("podcast", "rename", "Show", "Renamed")
         // While `run` runs, SQLite refuses every change to the sidebar's podcasts; the log still takes the events.
         let sqlite = DamagedReadModelTests().sqlite
-        let generation = try LibraryFiles.liveGeneration(cli.library)
+        let generation = try LibraryFiles.liveFile(cli.library, of: "sidebar")
         let events = ["insert", "update", "delete"]
         func refusing(_ arguments: String...) throws -> CLI.Run {
             _ = try sqlite(generation, events.map {

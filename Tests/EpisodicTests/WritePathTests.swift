@@ -17,14 +17,14 @@ struct WritePathTests {
         try library.currentReadModel().database.write { db in
             for event in events {
                 try db.execute(sql: """
-                    CREATE TRIGGER refuse_\(event) BEFORE \(event.uppercased()) ON sidebar_podcasts
+                    CREATE TRIGGER sidebar.refuse_\(event) BEFORE \(event.uppercased()) ON sidebar_podcasts
                     BEGIN SELECT RAISE(ABORT, 'the test refuses this write'); END
                     """)
             }
         }
         let result = try body()
         try library.readModel().database.write { db in
-            for event in events { try db.execute(sql: "DROP TRIGGER refuse_\(event)") }
+            for event in events { try db.execute(sql: "DROP TRIGGER sidebar.refuse_\(event)") }
         }
         return result
     }

@@ -24,6 +24,16 @@ struct GenerationTests {
         try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").sorted()
     }
 
+    /// The database files of `read/`, companions left out.
+    func databaseFiles(_ studio: StudioLibrary) throws -> [String] {
+        try files(studio).filter { $0.hasSuffix(".sqlite") }
+    }
+
+    /// The names of the files of `readModel`'s generation: its manifest and its projectors' files.
+    func generationFiles(_ readModel: ReadModel) -> [String] {
+        ([readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }).map { ($0 as NSString).lastPathComponent }
+    }
+
     @Test("each checkpoint records the identity of the event it stands on")
     func identities() throws {
         let (studio, readModel) = try builtLibrary()
@@ -46,39 +56,72 @@ struct GenerationTests {
     func claimedGenerationStays() throws {
         let (studio, reader) = try builtLibrary()
         let rows = try reader.dump()
-        let old = reader.generation
+        let old = generationFiles(reader)
         let rebuilder = try studio.openReadModel()
         try rebuilder.rebuild(log: studio.log)
         try rebuilder.rebuild(log: studio.log)
-        #expect(rebuilder.generation != old)
-        // The reader's file, its WAL and its index are all still there, and it reads them as before.
-        #expect(FileManager.default.fileExists(atPath: old) && FileManager.default.fileExists(atPath: old + "-wal"))
+        #expect(rebuilder.generation != reader.generation)
+        // The reader's files, their WALs and their indexes are all still there, and it reads them as before.
+        for name in old { #expect(FileManager.default.fileExists(atPath: studio.path + "/read/" + name + "-wal"), "\(name)") }
         #expect(try reader.dump() == rows)
-        // Only the one it holds is kept: the generation between went with the second swap.
-        #expect(try files(studio).filter { $0.hasSuffix(".sqlite") } == [(old as NSString).lastPathComponent, (rebuilder.generation as NSString).lastPathComponent])
+        // Only the ones it holds are kept: the generation between went with the second swap.
+        #expect(try databaseFiles(studio) == (old + generationFiles(rebuilder)).sorted())
 
         _ = consume reader
         try studio.log.write { _ in rebuilder.removeLeftovers() }
-        #expect(try files(studio).filter { $0.hasSuffix(".sqlite") } == [(rebuilder.generation as NSString).lastPathComponent])
+        #expect(try databaseFiles(studio) == generationFiles(rebuilder).sorted())
     }
 
-    @Test("the next writer removes what crashes left (generations, companions, half-made links) and keeps what was set aside")
+    @Test("rebuilding one projector makes a file for it alone: the others' files stay the same files, byte for byte")
+    func oneProjectorsRebuild() throws {
+        // Given a library whose search file holds a row no replay writes, every WAL written back
+        let (studio, readModel) = try builtLibrary()
+        try readModel.database.write { try $0.execute(sql: "INSERT INTO search_podcasts (id, name) VALUES ('marker', 'left alone')") }
+        try readModel.database.writeWithoutTransaction { db in
+            for schema in ["sidebar", "episode_detail", "search"] { try db.execute(sql: "PRAGMA \(schema).wal_checkpoint(TRUNCATE)") }
+        }
+        let others = ["episode-detail", "search"]
+        let files = try others.map { try #require(readModel.file(of: $0)) }
+        func identities() throws -> [String] {
+            try files.map { path in
+                let inode = try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int
+                return "\(inode ?? -1) " + BlobStore.reference(for: Array(try Data(contentsOf: URL(fileURLWithPath: path)))).sha256
+            }
+        }
+        let before = try identities()
+        let sidebar = readModel.file(of: "sidebar")
+
+        // When the sidebar alone is rebuilt
+        try readModel.rebuild(["sidebar"], log: studio.log)
+
+        // Then it has a new file, and the new generation names the others' files as they were: the same
+        // files, the same bytes, the marker still there
+        #expect(readModel.file(of: "sidebar") != sidebar)
+        #expect(others.map(readModel.file(of:)) == files)
+        #expect(try identities() == before)
+        #expect(try readModel.database.read { try String.fetchOne($0, sql: "SELECT name FROM search_podcasts WHERE id = 'marker'") } == "left alone")
+        #expect(try readModel.episodes(EpisodeQuery(podcast: Scene.show)).count == 5)
+    }
+
+    @Test("the next writer removes what crashes left (manifests, projectors' files, companions, half-made links) and keeps what was set aside")
     func leftovers() throws {
         let (studio, readModel) = try builtLibrary()
         let folder = studio.path + "/read"
-        for name in ["000007.sqlite", "000007.sqlite-wal", "000008.sqlite-shm", "000009.sqlite-journal", "000003.damaged.sqlite", "notes.txt"] {
-            #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8)))
-        }
+        let live = try files(studio)
+        let made = [
+            "000007.sqlite", "000007.sqlite-wal", "000008.sqlite-shm", "000009.sqlite-journal", "000010-search.sqlite",
+            "000010-search.sqlite-wal", "000011-sidebar.sqlite-shm", "000003.damaged.sqlite", "000012-search.damaged.sqlite", "notes.txt",
+        ]
+        for name in made { #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("x".utf8))) }
         try FileManager.default.createSymbolicLink(atPath: studio.path + "/read.sqlite.new-k3j2", withDestinationPath: "read/000007.sqlite")
-        let live = (readModel.generation as NSString).lastPathComponent
 
         try studio.log.write { _ in readModel.removeLeftovers() }
         let remaining = try files(studio)
-        #expect(remaining == ["000003.damaged.sqlite", live, live + "-shm", live + "-wal", "notes.txt"].sorted(), "\(remaining)")
+        #expect(remaining == (live + ["000003.damaged.sqlite", "000012-search.damaged.sqlite", "notes.txt"]).sorted(), "\(remaining)")
         #expect(!FileManager.default.fileExists(atPath: studio.path + "/read.sqlite.new-k3j2"))
-        // A new generation is numbered after everything that ever was, set-aside files included.
+        // A new file is numbered after everything that ever was, set-aside files included.
         let claim = try ReadModel.newGeneration(in: studio.path)
-        #expect(claim.path == folder + "/000004.sqlite")
+        #expect(claim.path == folder + "/000013.sqlite")
         ReadModel.discard(claim.path)
     }
 
@@ -100,7 +143,7 @@ struct GenerationTests {
     func olderCheckpointsTable() throws {
         let (studio, readModel) = try builtLibrary()
         let rows = try readModel.dump()
-        try readModel.database.write { try $0.execute(sql: "ALTER TABLE projections DROP COLUMN event_identity") }
+        try readModel.database.write { try $0.execute(sql: "ALTER TABLE sidebar.projections DROP COLUMN event_identity") }
         _ = consume readModel
 
         var notices: [ReadModelNotice] = []
@@ -142,20 +185,24 @@ struct GenerationTests {
         #expect(!FileManager.default.fileExists(atPath: victim + "-wal"))
     }
 
-    @Test("links planted where a new generation's WAL, index or journal would be are never followed, and are removed")
+    @Test("links planted where a new file's WAL, index or journal would be are never followed, and are removed")
     func plantedCompanions() throws {
         let (studio, readModel) = try builtLibrary()
         let victim = studio.folder + "/victim.txt"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
-        let planted = ["-wal", "-shm", "-journal"].map { studio.path + "/read/000002.sqlite" + $0 }
+        let planted = ["000005.sqlite", "000005-sidebar.sqlite", "000005-search.sqlite"].flatMap { name in
+            ["-wal", "-shm", "-journal"].map { studio.path + "/read/" + name + $0 }
+        }
         for path in planted { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim) }
         try readModel.rebuild(log: studio.log)
         // The number they squat is skipped; they go with the old generations.
-        #expect(readModel.generation.hasSuffix("000003.sqlite"))
+        #expect(generationFiles(readModel).allSatisfy { GenerationFile.leadingNumber(of: $0)! > 5 })
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
         #expect(planted.allSatisfy { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) == nil })
-        let wal = try FileManager.default.attributesOfItem(atPath: readModel.generation + "-wal")
-        #expect(wal[.type] as? FileAttributeType == .typeRegular)
+        for path in [readModel.generation] + readModel.projectors.map({ readModel.file(of: $0.name)! }) {
+            let wal = try FileManager.default.attributesOfItem(atPath: path + "-wal")
+            #expect(wal[.type] as? FileAttributeType == .typeRegular)
+        }
     }
 
     @Test("a read folder that is a symbolic link is refused for writing")

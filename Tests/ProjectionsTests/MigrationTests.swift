@@ -38,8 +38,8 @@ struct MigrationTests {
     func schemaChangeRebuilds() throws {
         let (studio, before) = try builtLibrary()
         let rows = try before.dump()
-        // A reader that opened the old generation before the swap.
-        let oldReader = try DatabaseQueue(path: before.generation)
+        // A reader that opened the old sidebar before the swap.
+        let oldReader = try DatabaseQueue(path: try #require(before.file(of: "sidebar")))
 
         var reported: [RebuildProgress] = []
         let after = try ReadModel(
@@ -48,6 +48,9 @@ struct MigrationTests {
 
         #expect(after.generation != before.generation)
         #expect(try after.dump() == rows)
+        // Only the changed projector has a new file; the other is the file it was.
+        #expect(after.file(of: "sidebar") != before.file(of: "sidebar"))
+        #expect(after.file(of: "episode-detail") == before.file(of: "episode-detail"))
         let status = try after.status(head: studio.log.head)
         #expect(status.first { $0.name == "sidebar" }?.storedSchemaVersion == SidebarProjector().schemaVersion + 1)
         #expect(status.allSatisfy { $0.isCurrent })
@@ -101,11 +104,46 @@ struct MigrationTests {
         try readModel.rebuild(log: studio.log)
         #expect(try readModel.dump() == rows)
         #expect(throws: ProjectionError.unknownProjector("nope")) { try readModel.rebuild(["nope"], log: studio.log) }
-        // A name given twice is still one projector: the others keep their rows.
+        // A name given twice is still one projector: the others keep their rows, in the files they were.
+        let others = ["episode-detail", "search"].map(readModel.file(of:))
         try readModel.rebuild(["sidebar", "sidebar"], log: studio.log)
         #expect(try readModel.dump() == rows)
-        #expect(readModel.generation.hasSuffix("000004.sqlite"))
-        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") } == ["000004.sqlite"])
+        #expect(["episode-detail", "search"].map(readModel.file(of:)) == others)
+        // What the rebuilds replaced went with them: the live generation's files alone remain.
+        let live = ([readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }).map { ($0 as NSString).lastPathComponent }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") }.sorted() == live.sorted())
+    }
+
+    @Test("a read model of a build that kept every projector in one file is replayed into a file each, quietly")
+    func singleFileUpgrade() throws {
+        // Given the live read model as an older build left it: one file, its checkpoints in its own
+        // projections table
+        let (studio, current) = try builtLibrary(episodes: 5)
+        let rows = try current.dump()
+        let stored = try current.database.read(Checkpoints.all)
+        let old = studio.path + "/read/000042.sqlite"
+        try DatabaseQueue(path: old).write { db in
+            try db.execute(sql: try Checkpoints.ddl())
+            for (name, row) in stored {
+                try Checkpoints.set(name, version: row.schemaVersion, checkpoint: row.checkpoint, identity: row.identity, in: db, schema: "main")
+            }
+        }
+        _ = consume current
+        try FileManager.default.removeItem(atPath: studio.path + "/read.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: studio.path + "/read.sqlite", withDestinationPath: "read/000042.sqlite")
+        // Its checkpoints still say how far the log was acknowledged.
+        #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
+
+        // When the library is opened
+        var notices: [ReadModelNotice] = []
+        let upgraded = try ReadModel(library: studio.path, log: studio.log, notice: { notices.append($0) })
+
+        // Then it is replayed into a new generation, without a word, and the old file goes
+        #expect(notices.isEmpty, "\(notices)")
+        #expect(upgraded.generation != old)
+        #expect(upgraded.projectors.allSatisfy { upgraded.file(of: $0.name) != nil })
+        #expect(try upgraded.dump() == rows)
+        #expect(!FileManager.default.fileExists(atPath: old))
     }
 
     @Test(
@@ -115,9 +153,10 @@ struct MigrationTests {
         let (studio, readModel) = try builtLibrary(episodes: 150)
         let rows = try readModel.dump()
         let live = readModel.generation
+        let liveSidebar = try #require(readModel.file(of: "sidebar"))
         if mode == "at-open" {
             // As if the read model had been built by an older build: the child rebuilds it when it opens.
-            try readModel.database.write { try $0.execute(sql: "UPDATE projections SET schema_version = 0 WHERE name = 'sidebar'") }
+            try readModel.database.write { try $0.execute(sql: "UPDATE sidebar.projections SET schema_version = 0 WHERE name = 'sidebar'") }
         }
 
         let child = Process()
@@ -136,11 +175,11 @@ struct MigrationTests {
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(!seen.contains("done"))
-        // It had begun a new generation beside the live one.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").contains("000002.sqlite"))
+        // It had begun a new file beside the live ones.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").contains("000005-sidebar.sqlite"))
 
         // The live generation is untouched and readable.
-        let reader = try DatabaseQueue(path: live)
+        let reader = try DatabaseQueue(path: liveSidebar)
         #expect(try reader.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes") } == rows["sidebar_episodes"]?.count)
         // The next open restarts a rebuild at open; an explicit one is run again. Both end with the same rows.
         let reopened = try studio.openReadModel()
@@ -155,12 +194,16 @@ struct MigrationTests {
         // The killed build's file is gone; the first generation stays as long as the first instance,
         // which still reads it, lives, and goes with the next writer after that.
         let generations = { try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").filter { $0.hasSuffix(".sqlite") }.sorted() }
-        #expect(try generations() == [(live as NSString).lastPathComponent, (reopened.generation as NSString).lastPathComponent])
+        func files(_ readModel: ReadModel) -> Set<String> {
+            Set(([readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }).map { ($0 as NSString).lastPathComponent })
+        }
+        #expect(try generations() == files(readModel).union(files(reopened)).sorted())
+        #expect(!files(reopened).contains("000005-sidebar.sqlite"))
         withExtendedLifetime(readModel) {}
         try studio.log.write { _ in try reopened.catchUp(with: studio.log) }
         _ = consume readModel
         try studio.log.write { _ in reopened.removeLeftovers() }
-        #expect(try generations() == [(reopened.generation as NSString).lastPathComponent])
+        #expect(try generations() == files(reopened).sorted())
     }
 }
 

@@ -181,7 +181,7 @@ struct ReadModelTests {
         #expect(try readModel.episodes(query).count == 1)
     }
 
-    @Test("read.sqlite is a link to the live generation, in WAL mode, with a checkpoint per projector")
+    @Test("read.sqlite links to the live generation's manifest, which names a file per projector, each in WAL mode with its checkpoint")
     func layout() throws {
         let studio = try StudioLibrary()
         try studio.must(Scene.createShow())
@@ -193,14 +193,22 @@ struct ReadModelTests {
         try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
 
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.sqlite")
-        #expect(link == "read/000001.sqlite")
-        #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(link == "read/000004.sqlite")
+        let files = try readModel.database.read { try Row.fetchAll($0, sql: "SELECT name, file FROM main.projection_files ORDER BY file") }
+        #expect(files.map { $0["name"] as String } == ["sidebar", "episode-detail", "search"])
+        #expect(files.map { $0["file"] as String } == ["000001-sidebar.sqlite", "000002-episode-detail.sqlite", "000003-search.sqlite"])
+        for schema in ["main", "sidebar", "episode_detail", "search"] {
+            #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA \(schema).journal_mode") } == "wal", "\(schema)")
+        }
+        #expect(try readModel.database.read { try String.fetchAll($0, sql: "SELECT name FROM search.projections") } == ["search"])
         let status = try readModel.status(head: studio.log.head)
         #expect(status.map(\.name) == ["sidebar", "episode-detail", "search"])
         #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(2) })
-        // The WAL and its index stay when the last connection closes, for readers that cannot make them.
-        let generation = readModel.generation
+        // The WALs and their indexes stay when the last connection closes, for readers that cannot make them.
+        let paths = [readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }
         _ = consume readModel
-        #expect(FileManager.default.fileExists(atPath: generation + "-wal") && FileManager.default.fileExists(atPath: generation + "-shm"))
+        for path in paths {
+            #expect(FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm"), "\(path)")
+        }
     }
 }

@@ -26,11 +26,12 @@ struct ReplayPropertyTests {
                 #expect(try stepwise.dump() == stepwiseRows)
 
                 // A replay in transactions of one or two entities (the plan of each stops there).
-                let claim = try ReadModel.newGeneration(in: studio.path)
-                try ReadModel.build(claim.path, from: nil, projectors: stepwise.projectors, fresh: stepwise.projectors)
-                let small = try ReadModel.openShadow(claim.path)
-                try ReadModel.catchUp(small, projectors: stepwise.projectors, log: studio.log, batchSize: 2, entitiesPerTransaction: 1, progress: nil)
-                #expect(try small.read(ReadModel.dump) == stepwiseRows)
+                let small = try GenerationBuild(in: try ReadModel.generationsFolder(in: studio.path), replaying: stepwise.projectors)
+                defer { small.discard() }
+                try ReadModel.catchUp(
+                    try #require(small.database), projectors: stepwise.projectors, log: studio.log, batchSize: 2,
+                    entitiesPerTransaction: 1, progress: nil)
+                #expect(try small.database?.read(ReadModel.dump) == stepwiseRows)
 
                 // And both agree with the domain's own view of which episodes are live.
                 #expect(stepwiseRows["sidebar_episodes"]?.count == studio.domain.liveEpisodes.count)

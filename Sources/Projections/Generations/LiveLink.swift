@@ -5,8 +5,8 @@ import Foundation
 import Glibc
 #endif
 
-/// `<library>/read.sqlite`: a symbolic link to the live generation, `read/NNNNNN.sqlite`, so that
-/// `sqlite3 read.sqlite` opens the live read model. Episodic itself never opens a file through the
+/// `<library>/read.sqlite`: a symbolic link to the live generation's manifest, `read/NNNNNN.sqlite`, so
+/// that `sqlite3 read.sqlite` opens it (and says where each projector's file is). Episodic itself never opens a file through the
 /// link: it reads the link's text, checks that it names a generation, and opens that.
 struct LiveLink {
     static let name = "read.sqlite"
@@ -33,9 +33,7 @@ struct LiveLink {
         }
         let text = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         let folder = ReadModel.generationsFolder + "/"
-        guard text.hasPrefix(folder), GenerationFile.generationNumber(of: String(text.dropFirst(folder.count))) != nil,
-            !text.dropFirst(folder.count).contains("/"), !text.hasSuffix("-wal"), !text.hasSuffix("-shm"), !text.hasSuffix("-journal")
-        else {
+        guard text.hasPrefix(folder), GenerationFile.isManifest(String(text.dropFirst(folder.count))) else {
             return .invalid("\(path) points at \(text), not at a generation in \(folder)")
         }
         return .generation(library + "/" + text)

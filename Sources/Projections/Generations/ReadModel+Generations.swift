@@ -20,14 +20,19 @@ extension ReadModel {
         return folder
     }
 
-    /// A new, empty generation file, claimed, numbered after every file of `read/` (set-aside ones
-    /// included, so that no name is used twice).
+    /// A new, empty manifest in the library's `read/`, claimed.
     static func newGeneration(in library: String) throws(EventLogError) -> GenerationClaim {
-        let folder = try generationsFolder(in: library)
+        try newFile(in: try generationsFolder(in: library), for: nil)
+    }
+
+    /// A new, empty file in `folder`, claimed: the file of the projector named `projector`, or a manifest
+    /// when nil. It is numbered after every file of the folder (set-aside ones included, so that no name
+    /// is used twice).
+    static func newFile(in folder: String, for projector: String?) throws(EventLogError) -> GenerationClaim {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var number = (names.compactMap(GenerationFile.leadingNumber).max() ?? 0) + 1
         while true {
-            let path = folder + "/" + GenerationFile.name(number)
+            let path = folder + "/" + (projector.map { GenerationFile.name(number, projector: $0) } ?? GenerationFile.name(number))
             // Companions nobody could have made for a number never used: not followed, removed.
             for companion in GenerationFile.companions { unlink(path + companion) }
             if let claim = try GenerationClaim.create(path) { return claim }
@@ -35,51 +40,49 @@ extension ReadModel {
         }
     }
 
-    /// Fills the new generation at `path`: a copy of `live` (or nothing when nil), in which the `fresh`
-    /// projectors get new tables and a checkpoint of 0, ready to be replayed.
-    static func build(_ path: String, from live: DatabasePool?, projectors: [any Projector], fresh: [any Projector]) throws {
-        if let live {
-            // VACUUM INTO fills the empty file the claim created.
-            try live.writeWithoutTransaction { db in try db.execute(sql: "VACUUM INTO ?", arguments: [path]) }
-        }
-        let queue = try openShadow(path)
-        try queue.write { db in
-            try db.execute(sql: try Checkpoints.ddl())
-            for projector in fresh {
-                for table in projector.tables { try db.execute(sql: "DROP TABLE IF EXISTS \(table)") }
-                try db.execute(sql: try projector.schema())
-                try Checkpoints.set(projector.name, version: projector.schemaVersion, checkpoint: 0, in: db)
+    /// Makes `build`'s generation the live one: a new manifest naming its files and `kept` (projectors'
+    /// files of the live generation, by name, left as they are), made durable, then the link flipped.
+    /// Returns it open, with its claims.
+    static func install(_ build: GenerationBuild, keeping kept: [String: String], in library: String, projectors: [any Projector]) throws -> Opened {
+        var claims = [try newGeneration(in: library)]
+        do {
+            let generation = Generation(manifest: claims[0].path, files: kept.merging(build.files) { $1 })
+            try Generation.write(generation.manifest, files: generation.files)
+            try syncFolder(generation.folder)
+            // This process's own claims on the files it keeps: the generation it replaces lets go of its own.
+            for path in kept.values {
+                guard let claim = try GenerationClaim.claim(path) else { throw EventLogError.io(operation: "claim", path: path, errno: ENOENT) }
+                claims.append(claim)
             }
+            try LiveLink(library: library).point(at: generation.manifest)
+            let database = try openLive(generation, projectors: projectors, readOnly: false)
+            return Opened(generation: generation, database: database, claims: claims + build.claims)
+        } catch {
+            discard(claims[0].path)
+            throw error
         }
-        try queue.close()
     }
 
-    /// Makes the generation at `path` the live one: in WAL mode (which makes the WAL and the index that
-    /// read-only readers need), durable, then the link flipped. Returns it open.
-    static func install(_ path: String, in library: String) throws -> DatabasePool {
-        let database = try openLive(path, readOnly: false)
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw EventLogError.failure("open", path: path, errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw EventLogError.failure("sync", path: path, errno: errno) }
-        try syncFolder((path as NSString).deletingLastPathComponent)
-        try LiveLink(library: library).point(at: path)
-        return database
-    }
-
-    /// Removes a generation that will never be live (a failed build): its file and companions.
+    /// Removes a file that will never be live (a failed build's): the file and its companions.
     static func discard(_ path: String) {
         unlink(path)
         for companion in GenerationFile.companions { unlink(path + companion) }
     }
 
-    /// Keeps the generation at `path` (and its WAL) as `read/NNNNNN.<word>.sqlite`, out of the way of the
-    /// live link and of the removal of old generations. Returns the new path; nil when it could not be
-    /// renamed (then it stays where it is, and is removed like any old generation).
-    static func setAside(_ path: String, as word: String) -> String? {
+    /// Keeps `generation` (its manifest and its projectors' files, with their WALs) as
+    /// `read/NNNNNN.<word>.sqlite` and `read/NNNNNN-NAME.<word>.sqlite`, out of the way of the live link and
+    /// of the removal of old generations. Returns the manifest's new path; nil when it could not be
+    /// renamed (then the generation stays where it is, and is removed like any old one).
+    static func setAside(_ generation: Generation, as word: String) -> String? {
+        guard let kept = setAside(generation.manifest, as: word) else { return nil }
+        for path in generation.files.values { _ = setAside(path, as: word) }
+        return kept
+    }
+
+    /// Keeps the file at `path` (and its WAL) under its name with `.<word>` before `.sqlite`.
+    private static func setAside(_ path: String, as word: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
-        let number = GenerationFile.leadingNumber(of: (path as NSString).lastPathComponent).map(GenerationFile.name) ?? "000000.sqlite"
-        let stem = String(number.dropLast(GenerationFile.suffix.count))
+        let stem = String((path as NSString).lastPathComponent.dropLast(GenerationFile.suffix.count))
         for attempt in 1...100 {
             let target = folder + "/" + stem + "." + word + (attempt == 1 ? "" : "-\(attempt)") + GenerationFile.suffix
             // link(2) neither follows a link nor replaces anything: a rename that cannot overwrite.
@@ -96,25 +99,36 @@ extension ReadModel {
         return nil
     }
 
-    /// Removes what interrupted or finished rebuilds left: generations that are not live and that no
-    /// process has claimed (a crashed build, a generation swapped out), companions without their
-    /// database, and links of interrupted swaps. Call it under the writer lock.
-    static func removeLeftovers(in library: String) {
-        let live: String?
+    /// Removes what interrupted or finished rebuilds left: manifests and projectors' files that the live
+    /// generation does not name and that no process has claimed (a crashed build, a generation swapped
+    /// out, a projector's file replaced by a rebuild), companions without their database, and links of
+    /// interrupted swaps. `live` is the live generation when the caller has it open. Call it under the
+    /// writer lock.
+    static func removeLeftovers(in library: String, live known: Generation? = nil) {
+        let keep: Set<String>
         switch LiveLink(library: library).read() {
-        case .generation(let path): live = path
-        case .missing: live = nil
+        case .generation(let path) where path == known?.manifest:
+            keep = Set(known!.paths)
+        case .generation(let path):
+            // A live manifest that cannot be read does not say which files are in use: nothing is removed.
+            guard let live = try? Generation.read(path, access: .readWrite) else {
+                guard !FileManager.default.fileExists(atPath: path) else { return }
+                keep = []
+                break
+            }
+            keep = Set(live.paths)
+        case .missing: keep = []
         // Without a live generation to tell from the others, nothing is removed.
         case .invalid: return
         }
         let folder = library + "/" + generationsFolder
         var bases = Set<String>()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where GenerationFile.generationNumber(of: name) != nil {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where GenerationFile.kind(of: name) != nil {
             var base = name
             for companion in GenerationFile.companions where base.hasSuffix(companion) { base = String(base.dropLast(companion.count)) }
             bases.insert(folder + "/" + base)
         }
-        for path in bases where path != live { GenerationClaim.removeIfUnclaimed(path) }
+        for path in bases.subtracting(keep) { GenerationClaim.removeIfUnclaimed(path) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: library)) ?? [] where LiveLink.isLeftover(name) {
             unlink(library + "/" + name)
         }

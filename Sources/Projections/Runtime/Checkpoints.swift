@@ -2,12 +2,15 @@ import EventLog
 import Foundation
 import GRDB
 
-/// The `projections` table: each projector's schema version and checkpoint (the last log position
-/// its rows include), with the identity of the event at that position. A checkpoint moves in the same
-/// transaction as the rows it covers.
+/// The `projections` table of each projector's file: the projector's schema version and checkpoint (the
+/// last log position its rows include), with the identity of the event at that position. A checkpoint
+/// moves in the same transaction as the rows it covers, in the same file.
 ///
 /// The identity tells a read model that describes this log from one that describes another: a log
 /// restored from an older copy and written again has other events at the same positions.
+///
+/// Files are attached under their projectors' names, so a projector's row is read and written in the
+/// schema of that name; a generation made by a build before manifests has every row in its main database.
 enum Checkpoints {
     /// The table's DDL, from `schemas/projections/checkpoints.sql`.
     static func ddl() throws -> String {
@@ -24,35 +27,48 @@ enum Checkpoints {
         var identity: EventIdentity?
     }
 
-    /// Whether the table has the `event_identity` column: read models made by a build before it have
-    /// not, and are rebuilt.
+    /// The schemas of `db` that hold a `projections` table: the attached files, and the main database
+    /// when it has one (a generation made before manifests).
+    static func schemas(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list WHERE name <> 'temp' ORDER BY seq")
+            .filter { try db.tableExists("projections", in: $0) }
+    }
+
+    /// Whether every `projections` table has the `event_identity` column: read models made by a build
+    /// before it have not, and are rebuilt.
     static func recordsIdentities(_ db: Database) throws -> Bool {
-        try db.columns(in: "projections").contains { $0.name == "event_identity" }
+        try schemas(db).allSatisfy { schema in
+            try db.columns(in: "projections", in: schema).contains { $0.name == "event_identity" }
+        }
     }
 
     static func all(_ db: Database) throws -> [String: Row] {
-        let identities = try recordsIdentities(db)
-        let sql = "SELECT name, schema_version, checkpoint\(identities ? ", event_identity" : "") FROM projections"
         var rows: [String: Row] = [:]
-        for row in try GRDB.Row.fetchAll(db, sql: sql) {
-            let identity = identities ? (row["event_identity"] as String?).flatMap(EventIdentity.init(rawValue:)) : nil
-            rows[row["name"]] = Row(schemaVersion: row["schema_version"], checkpoint: UInt64(row["checkpoint"] as Int64), identity: identity)
+        for schema in try schemas(db) {
+            let identities = try db.columns(in: "projections", in: schema).contains { $0.name == "event_identity" }
+            let sql = "SELECT name, schema_version, checkpoint\(identities ? ", event_identity" : "") FROM \(ReadModel.schema(schema)).projections"
+            for row in try GRDB.Row.fetchAll(db, sql: sql) {
+                let identity = identities ? (row["event_identity"] as String?).flatMap(EventIdentity.init(rawValue:)) : nil
+                rows[row["name"]] = Row(schemaVersion: row["schema_version"], checkpoint: UInt64(row["checkpoint"] as Int64), identity: identity)
+            }
         }
         return rows
     }
 
-    static func set(_ name: String, version: Int, checkpoint: UInt64, identity: EventIdentity? = nil, in db: Database) throws {
+    /// Sets the row of projector `name` in its file, the database `schema` (`main` while the file is made).
+    static func set(_ name: String, version: Int, checkpoint: UInt64, identity: EventIdentity? = nil, in db: Database, schema: String) throws {
         try db.execute(
-            sql: "INSERT INTO projections (name, schema_version, checkpoint, event_identity) VALUES (?, ?, ?, ?) "
+            sql: "INSERT INTO \(ReadModel.schema(schema)).projections (name, schema_version, checkpoint, event_identity) VALUES (?, ?, ?, ?) "
                 + "ON CONFLICT (name) DO UPDATE SET schema_version = excluded.schema_version, "
                 + "checkpoint = excluded.checkpoint, event_identity = excluded.event_identity",
             arguments: [name, version, Int64(checkpoint), identity?.rawValue])
     }
 
+    /// Moves the checkpoints of the projectors `names`, each in its own file.
     static func advance(_ names: [String], to checkpoint: UInt64, identity: EventIdentity?, in db: Database) throws {
         for name in names {
             try db.execute(
-                sql: "UPDATE projections SET checkpoint = ?, event_identity = ? WHERE name = ?",
+                sql: "UPDATE \(ReadModel.schema(name)).projections SET checkpoint = ?, event_identity = ? WHERE name = ?",
                 arguments: [Int64(checkpoint), identity?.rawValue, name])
         }
     }

@@ -9,10 +9,12 @@ import GRDB
 /// of each entity it touched (``EntityChanges``), and the projector writes each final row once.
 /// A change to a projector's tables is a new schema version; the runtime then rebuilds it by replay.
 public protocol Projector: Sendable {
-    /// Names the projector in the checkpoint table and its DDL file, `schemas/projections/<name>.sql`.
+    /// Names the projector in the checkpoint table, its DDL file, `schemas/projections/<name>.sql`, and
+    /// its file of each generation, `read/NNNNNN-<name>.sqlite`: lowercase letters and dashes.
     var name: String { get }
     var schemaVersion: Int { get }
-    /// The tables the DDL creates, dropped before the projector is rebuilt.
+    /// The tables a replay of the log gives back row for row, each with an `id` column: `log verify`
+    /// compares them with a replay's.
     var tables: [String] { get }
     /// Writes the final rows of every entity in `changes`, inside the caller's transaction.
     func write(_ changes: EntityChanges, to db: Database) throws

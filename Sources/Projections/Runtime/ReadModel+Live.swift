@@ -9,7 +9,7 @@ extension ReadModel {
         library: String, projectors: [any Projector], log: EventLog, access: ReadModelAccess
     ) throws -> (opened: Opened?, problem: Problem?) {
         let link = LiveLink(library: library)
-        var found: (path: String, claim: GenerationClaim)?
+        var found: (generation: Generation, claims: [GenerationClaim])?
         for _ in 0..<5 where found == nil {
             let target = link.read()
             switch target {
@@ -23,64 +23,109 @@ extension ReadModel {
                     if case .io(_, _, ELOOP) = error { return (nil, .invalidLink("\(path) is a symbolic link")) }
                     return (nil, .unreadable("\(error)"))
                 }
-                if let claim {
-                    found = (path, claim)
-                } else if link.read() == target {
-                    return (nil, .missing)  // a link to a generation that is gone
-                }  // else a rebuild swapped generations meanwhile: follow the link again
+                guard let claim else {
+                    if link.read() == target { return (nil, .missing) }  // a link to a generation that is gone
+                    continue  // a rebuild swapped generations meanwhile: follow the link again
+                }
+                let manifestOnly = Generation(manifest: path, files: [:])
+                let generation: Generation
+                do {
+                    generation = try readManifest(path, access: access)
+                } catch where ReadModelFailure.isMalformed(error) {
+                    return (nil, .damaged("\(error)", generation: manifestOnly))
+                } catch {
+                    return (nil, .unreadable("\(path) cannot be read: \(error)"))
+                }
+                let files: [GenerationClaim]?
+                do {
+                    files = try generation.claimFiles()
+                } catch {
+                    if case .io(_, _, ELOOP) = error { return (nil, .damaged("one of its files is a symbolic link", generation: generation)) }
+                    return (nil, .unreadable("\(error)"))
+                }
+                guard let files else {
+                    if link.read() == target { return (nil, .damaged("one of its files is missing", generation: generation)) }
+                    continue
+                }
+                found = (generation, [claim] + files)
             }
         }
-        guard let (path, claim) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
+        guard let (generation, claims) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
 
         let database: DatabasePool
         do {
-            database = try openGeneration(path, access: access)
+            database = try openGeneration(generation, projectors: projectors, access: access)
         } catch where ReadModelFailure.isMalformed(error) {
-            return (nil, .damaged("\(error)", path: path))
+            return (nil, .damaged("\(error)", generation: generation))
         } catch {
-            return (nil, .unreadable("\(path) cannot be opened: \(error)"))
+            return (nil, .unreadable("\(generation.manifest) cannot be opened: \(error)"))
         }
-        let opened = Opened(path: path, database: database, claim: claim)
+        let opened = Opened(generation: generation, database: database, claims: claims)
         let stored: [String: Checkpoints.Row]
         do {
-            let (hasTable, identities) = try database.read { db in
-                let hasTable = try db.tableExists("projections")
-                return (hasTable, try hasTable && Checkpoints.recordsIdentities(db))
+            let (missing, identities) = try database.read { db in
+                let schemas = try Checkpoints.schemas(db)
+                let missing = generation.isSingleFile ? (schemas.isEmpty ? ["main"] : []) : generation.files.keys.filter { !schemas.contains(schema($0)) }
+                return (missing, try Checkpoints.recordsIdentities(db))
             }
-            guard hasTable else { return (opened, .damaged("it has no projections table", path: path)) }
+            guard missing.isEmpty else { return (opened, .damaged("it has no projections table", generation: generation)) }
             guard identities else { return (opened, .olderCheckpoints) }
             stored = try database.read(Checkpoints.all)
         } catch where ReadModelFailure.isMalformed(error) {
-            return (opened, .damaged("\(error)", path: path))
+            return (opened, .damaged("\(error)", generation: generation))
         } catch where ReadModelFailure.isRefusalToWrite(error) {
-            return (nil, .unreadable("\(path) cannot be read: \(error)"))
+            return (nil, .unreadable("\(generation.manifest) cannot be read: \(error)"))
         }
         if let mismatch = try mismatch(stored, log: log) { return (opened, mismatch) }
+        if generation.isSingleFile { return (opened, .singleFile) }
         let stale = projectors.filter { stored[$0.name]?.schemaVersion != $0.schemaVersion }.map(\.name)
         return (opened, stale.isEmpty ? nil : .staleSchema(stale))
     }
 
-    /// Opens a generation as `access` allows: read-write; else read-only, which needs the WAL and the
-    /// shared-memory index to exist; else, on a read-only file system only (nobody can change the file
-    /// there), as immutable.
-    private static func openGeneration(_ path: String, access: ReadModelAccess) throws -> DatabasePool {
-        if access == .readWrite {
-            do {
-                return try check(openLive(path, readOnly: false))
-            } catch where !ReadModelFailure.isMalformed(error) {
-                // A full disk cannot grow the shared-memory index: reading needs none of it.
-            }
-        }
-        do {
-            return try check(openLive(path, readOnly: true))
-        } catch where access.isReadOnlyFileSystem && !ReadModelFailure.isMalformed(error) {
-            return try check(openLive(path, readOnly: true, immutable: true))
+    /// The ways this process may open a library's files, best first: read-write; else read-only, which
+    /// needs the WALs and the shared-memory indexes to exist; else, on a read-only file system only
+    /// (nobody can change the files there), as immutable.
+    private static func connectionAccesses(_ access: ReadModelAccess) -> [ConnectionAccess] {
+        switch access {
+        // A full disk cannot grow a shared-memory index: reading needs none of it.
+        case .readWrite: [.readWrite, .readOnly]
+        case _ where access.isReadOnlyFileSystem: [.readOnly, .immutable]
+        case .readOnly: [.readOnly]
         }
     }
 
-    /// Reads the schema, where SQLite finds a file that is not a database.
+    /// The manifest at `path`, read as `access` allows.
+    static func readManifest(_ path: String, access: ReadModelAccess) throws -> Generation {
+        let ways = connectionAccesses(access)
+        for way in ways.dropLast() {
+            do {
+                return try Generation.read(path, access: way)
+            } catch where !ReadModelFailure.isMalformed(error) {}
+        }
+        return try Generation.read(path, access: ways.last!)
+    }
+
+    /// Opens a generation as `access` allows (see ``connectionAccesses(_:)``).
+    static func openGeneration(_ generation: Generation, projectors: [any Projector], access: ReadModelAccess) throws -> DatabasePool {
+        let ways = connectionAccesses(access)
+        func open(_ way: ConnectionAccess) throws -> DatabasePool {
+            try check(openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable))
+        }
+        for way in ways.dropLast() {
+            do {
+                return try open(way)
+            } catch where !ReadModelFailure.isMalformed(error) {}
+        }
+        return try open(ways.last!)
+    }
+
+    /// Reads each file's schema, where SQLite finds a file that is not a database.
     private static func check(_ database: DatabasePool) throws -> DatabasePool {
-        _ = try database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_schema") }
+        try database.read { db in
+            for schema in try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list WHERE name <> 'temp'") {
+                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.schema(schema)).sqlite_schema")
+            }
+        }
         return database
     }
 
@@ -94,8 +139,8 @@ extension ReadModel {
         var reason = problem.reason
         let unreadable = if case .unreadable = problem { true } else { false }
         if access == .readWrite, !unreadable {
-            // Only projectors whose schema changed are replayed, in a copy of a live generation that is
-            // otherwise sound; anything else is replayed whole.
+            // Only projectors whose schema changed are replayed, beside the files of a live generation that
+            // is otherwise sound; anything else is replayed whole.
             var targets = projectors
             if case .staleSchema(let names) = problem { targets = projectors.filter { names.contains($0.name) } }
             do {
@@ -113,40 +158,40 @@ extension ReadModel {
         return try temporary(because: reason, projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: notice)
     }
 
-    /// Replays the log into a new generation for `targets` (all projectors: from nothing; some: in a copy
-    /// of `live`, where only they are reset), then makes it live. The long replay runs outside the
-    /// writer lock unless `lockHeld`; the rest of the log, the setting aside of the old generation
-    /// (when `problem` says it is worth keeping) and the swap run under it. A failure removes the new
-    /// generation's files.
+    /// Replays the log into new files for `targets`, beside the other projectors' files of `live`, which
+    /// are kept as they are, never read or copied, then makes a generation of them live. Projectors `live`
+    /// has no file for are replayed too. The long replay runs
+    /// outside the writer lock unless `lockHeld`; the rest of the log, the setting aside of the old
+    /// generation (when `problem` says it is worth keeping; then every projector is replayed) and the swap
+    /// run under it. A failure removes the new files.
     static func rebuildLive(
         _ targets: [any Projector], from live: Opened?, because problem: Problem?, library: String, projectors: [any Projector],
         log: EventLog, batchSize: Int, lockHeld: Bool, progress: ((RebuildProgress) -> Void)?
     ) throws -> (opened: Opened, setAside: String?) {
-        let everything = Set(targets.map(\.name)) == Set(projectors.map(\.name))
-        let claim = try newGeneration(in: library)
+        let replaced = Set(targets.map(\.name))
+        // Projectors this instance does not know keep their files too.
+        let kept = problem?.setAsideName != nil ? [:] : (live?.generation.files ?? [:]).filter { !replaced.contains($0.key) }
+        let build = try GenerationBuild(in: try generationsFolder(in: library), replaying: projectors.filter { kept[$0.name] == nil })
         do {
-            try build(claim.path, from: everything ? nil : live?.database, projectors: projectors, fresh: targets)
-            let shadow = try openShadow(claim.path)
-            if !lockHeld { try catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress) }
+            if !lockHeld { try build.catchUp(log, batchSize: batchSize, progress: progress) }
             let finish = { () throws -> (opened: Opened, setAside: String?) in
-                try catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: lockHeld ? progress : nil)
-                try shadow.close()
-                var kept: String?
+                try build.catchUp(log, batchSize: batchSize, progress: lockHeld ? progress : nil)
+                try build.finish()
+                var keptAside: String?
                 let link = LiveLink(library: library)
-                let old: String? = switch problem {
-                case .damaged(_, let path)?: path
-                default: live?.path
+                let old: Generation? = switch problem {
+                case .damaged(_, let generation)?: generation
+                default: live?.generation
                 }
-                if let word = problem?.setAsideName, let old, link.read() == .generation(old) {
-                    kept = setAside(old, as: word)
+                if let word = problem?.setAsideName, let old, link.read() == .generation(old.manifest) {
+                    keptAside = setAside(old, as: word)
                 }
                 link.removeIfInvalid()
-                let database = try install(claim.path, in: library)
-                return (Opened(path: claim.path, database: database, claim: claim), kept)
+                return (try install(build, keeping: kept, in: library, projectors: projectors), keptAside)
             }
             return try lockHeld ? finish() : log.withWriterLock(finish)
         } catch {
-            discard(claim.path)
+            build.discard()
             throw error
         }
     }
@@ -156,24 +201,45 @@ extension ReadModel {
         because reason: String, remedy: ReadModelRemedy? = nil, projectors: [any Projector], log: EventLog, batchSize: Int,
         progress: ((RebuildProgress) -> Void)?, notice: ((ReadModelNotice) -> Void)?
     ) throws -> Opened {
-        var template = Array((NSTemporaryDirectory() + "episodic-read-XXXXXX").utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
-            throw EventLogError.failure("create a folder in", path: NSTemporaryDirectory(), errno: errno)
-        }
+        let folder = try temporaryFolder("episodic-read")
         TemporaryFolders.add(folder)
         do {
-            let path = folder + "/" + GenerationFile.name(1)
-            try build(path, from: nil, projectors: projectors, fresh: projectors)
-            let shadow = try openShadow(path)
-            try catchUp(shadow, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
-            try shadow.close()
-            let database = try openLive(path, readOnly: false)
+            let generation = try replay(into: folder, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+            let database = try openLive(generation, projectors: projectors, readOnly: false)
             notice?(.temporary(reason: reason, remedy: remedy))
-            return Opened(path: path, database: database, claim: nil, temporaryFolder: folder)
+            return Opened(generation: generation, database: database, temporaryFolder: folder)
         } catch {
             TemporaryFolders.remove(folder)
             throw error
         }
+    }
+
+    /// A generation of every projector in `folder`, replayed from the log through `end` (its head when
+    /// nil), with its manifest.
+    static func replay(
+        into folder: String, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil, batchSize: Int,
+        progress: ((RebuildProgress) -> Void)?
+    ) throws -> Generation {
+        let build = try GenerationBuild(in: folder, replaying: projectors)
+        do {
+            try build.catchUp(log, through: end, batchSize: batchSize, progress: progress)
+            try build.finish()
+            let manifest = try newFile(in: folder, for: nil).path
+            try Generation.write(manifest, files: build.files)
+            return Generation(manifest: manifest, files: build.files)
+        } catch {
+            build.discard()
+            throw error
+        }
+    }
+
+    /// A new folder `<temporary directory>/<prefix>-XXXXXX`.
+    static func temporaryFolder(_ prefix: String) throws -> String {
+        var template = Array((NSTemporaryDirectory() + prefix + "-XXXXXX").utf8CString)
+        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
+            throw EventLogError.failure("create a folder in", path: NSTemporaryDirectory(), errno: errno)
+        }
+        return folder
     }
 }
 
@@ -183,9 +249,10 @@ extension ReadModel {
     /// whether a damaged tail may be cut asks this). Nil when there is no read model, or it cannot be read.
     public static func furthestCheckpoint(in library: String) -> LogPosition? {
         guard case .generation(let path) = LiveLink(library: library).read(), let claim = try? GenerationClaim.claim(path),
-            let database = try? openLive(path, readOnly: true),
+            let generation = try? Generation.read(path, access: .readOnly), let files = try? generation.claimFiles(),
+            let database = try? openLive(generation, projectors: [], readOnly: true),
             let stored = try? database.read(Checkpoints.all)
         else { return nil }
-        return withExtendedLifetime(claim) { stored.values.map(\.checkpoint).max().map(LogPosition.init(rawValue:)) }
+        return withExtendedLifetime((claim, files)) { stored.values.map(\.checkpoint).max().map(LogPosition.init(rawValue:)) }
     }
 }

@@ -35,49 +35,115 @@ public enum ReadModelAccess: Equatable, Sendable {
 }
 
 extension ReadModel {
-    /// The live generation, in WAL mode: many readers, one writer, in many processes at once.
+    /// A generation's connections, in WAL mode: many readers, one writer, in many processes at once. Each
+    /// connection opens the manifest and attaches every projector's file under the projector's name, so
+    /// that queries name tables alone (`sidebar_episodes`) and a transaction may span files.
     ///
-    /// - Only connections that never write map the file into memory (1 GiB at most: a read copies no
-    ///   page). A connection that writes with a map grows the file with `ftruncate` before writing its
-    ///   pages (SQLite's size hint, in a checkpoint or a VACUUM INTO); when the disk is full, the pages it
-    ///   then cannot write stay holes, and touching a hole through a map on a full file system (tmpfs
-    ///   allocates on the fault, and fails it) kills the process with SIGBUS, which no error handling can
-    ///   catch. Writing connections use plain writes, so the file never has holes, and every failure is
-    ///   an error code.
+    /// - Only connections that never write map the files into memory (1 GiB each at most: a read copies
+    ///   no page). A connection that writes with a map grows the file with `ftruncate` before writing its pages
+    ///   (SQLite's size hint, in a checkpoint); when the disk is full, the pages it then cannot write stay
+    ///   holes, and touching a hole through a map on a full file system (tmpfs allocates on the fault, and
+    ///   fails it) kills the process with SIGBUS, which no error handling can catch. Writing connections
+    ///   use plain writes, so the files never have holes, and every failure is an error code.
     /// - The WAL and the shared-memory index stay when the last connection closes (`PERSIST_WAL`, the
     ///   WAL truncated to nothing), so that a process that cannot write the folder (another user, a
-    ///   read-only mount) can still open the file read-only: SQLite needs both files to exist for that.
-    /// - A connection that finds the file locked waits rather than failing at once.
+    ///   read-only mount) can still open the files read-only: SQLite needs both files to exist for that.
+    /// - A connection that finds a file locked waits rather than failing at once.
     ///
-    /// `readOnly` opens it without writing anything, the shared-memory index included (SQLite would
-    /// otherwise write it whenever its file can be written, as its owner can); `immutable` tells SQLite
-    /// that nobody can change it (true on a read-only file system only), so it needs neither the WAL
-    /// nor the index.
-    static func openLive(_ path: String, readOnly: Bool, immutable: Bool = false) throws -> DatabasePool {
+    /// `readOnly` opens them without writing anything, the shared-memory indexes included (SQLite would
+    /// otherwise write them whenever their files can be written, as their owner can); `immutable` tells
+    /// SQLite that nobody can change them (true on a read-only file system only), so it needs neither the
+    /// WALs nor the indexes.
+    static func openLive(
+        _ generation: Generation, projectors: [any Projector], readOnly: Bool, immutable: Bool = false
+    ) throws -> DatabasePool {
+        let access: ConnectionAccess = immutable ? .immutable : readOnly ? .readOnly : .readWrite
         var configuration = Configuration()
         configuration.readonly = readOnly
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
-            var persist: Int32 = 1
-            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
-            if db.configuration.readonly {
-                try db.execute(sql: "PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -32768")
-            } else {
-                try db.execute(sql: "PRAGMA mmap_size = 0; PRAGMA cache_size = -32768; PRAGMA synchronous = NORMAL; PRAGMA journal_size_limit = 4194304")
+            for (name, file) in generation.files.sorted(by: { $0.key < $1.key }) {
+                try db.execute(sql: "ATTACH DATABASE ? AS \(schema(name))", arguments: [connectionPath(file, access: access)])
+            }
+            for name in ["main"] + generation.files.keys.sorted().map(schema) {
+                var persist: Int32 = 1
+                _ = sqlite3_file_control(db.sqliteConnection, name, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                if db.configuration.readonly {
+                    try db.execute(sql: "PRAGMA \(name).mmap_size = \(1 << 30); PRAGMA \(name).cache_size = -32768")
+                } else {
+                    try db.execute(sql: """
+                        PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -32768; PRAGMA \(name).synchronous = NORMAL;
+                        PRAGMA \(name).journal_size_limit = 4194304
+                        """)
+                }
             }
         }
-        let file = immutable ? uri(path, "immutable=1") : readOnly ? uri(path, "readonly_shm=1") : path
-        return try DatabasePool(path: file, configuration: configuration)
+        return try DatabasePool(path: connectionPath(generation.manifest, access: access), configuration: configuration)
     }
 
-    /// A generation being built: it is thrown away if anything goes wrong, so it needs no journal and
-    /// no syncs until ``install(_:)`` makes it durable.
-    static func openShadow(_ path: String) throws -> DatabaseQueue {
+    /// The files of a generation being built, attached to one connection (its main database is in
+    /// memory): they are thrown away if anything goes wrong, so they need no journal and no syncs until
+    /// the build is finished. The page cache, 64 MiB, is shared out between them.
+    static func openShadow(_ files: [String: String], projectors: [any Projector]) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        let cache = 65_536 / max(files.count, 1)
+        configuration.prepareDatabase { db in
+            for (name, file) in files.sorted(by: { $0.key < $1.key }) {
+                let schema = Self.schema(name)
+                try db.execute(sql: "ATTACH DATABASE ? AS \(schema)", arguments: [file])
+                try db.execute(sql: """
+                    PRAGMA \(schema).journal_mode = OFF; PRAGMA \(schema).synchronous = OFF; PRAGMA \(schema).mmap_size = 0;
+                    PRAGMA \(schema).cache_size = -\(cache)
+                    """)
+            }
+        }
+        return try DatabaseQueue(configuration: configuration)
+    }
+
+    /// The schema a projector's file is attached under: its name, dashes made underscores, so that it is
+    /// an identifier SQL takes unquoted (names are lowercase letters and dashes: see
+    /// ``GenerationFile/isProjectorName(_:)``), as GRDB writes schema names.
+    static func schema(_ name: String) -> String { name.replacing("-", with: "_") }
+
+    /// How a connection may use a file.
+    enum ConnectionAccess {
+        case readWrite
+        /// Without writing anything, the shared-memory index included.
+        case readOnly
+        /// Nobody can change the file (a read-only file system).
+        case immutable
+    }
+
+    /// What SQLite is given to open `path` with `access`: the path, or a URI that says how.
+    static func connectionPath(_ path: String, access: ConnectionAccess) -> String {
+        switch access {
+        case .readWrite: path
+        case .readOnly: uri(path, "readonly_shm=1")
+        case .immutable: uri(path, "immutable=1")
+        }
+    }
+
+    /// `connectionPath(_:access:)` for a library's read models opened with `access`.
+    static func connectionPath(_ path: String, access: ReadModelAccess) -> String {
+        connectionPath(path, access: access.isReadOnlyFileSystem ? .immutable : access == .readWrite ? .readWrite : .readOnly)
+    }
+
+    /// A connection that only reads, waiting rather than failing on a locked file.
+    static var readOnlyConfiguration: Configuration {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        return configuration
+    }
+
+    /// A connection whose file keeps its WAL and shared-memory index when it closes, for read-only readers.
+    static var keptWALConfiguration: Configuration {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA mmap_size = 0; PRAGMA cache_size = -65536")
+            var persist: Int32 = 1
+            _ = sqlite3_file_control(db.sqliteConnection, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         }
-        return try DatabaseQueue(path: path, configuration: configuration)
+        return configuration
     }
 
     /// An SQLite URI for the file at `path` with `query`; the path's unusual characters escaped.

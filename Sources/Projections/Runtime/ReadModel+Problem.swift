@@ -8,13 +8,15 @@ extension ReadModel {
         case missing
         /// `read.sqlite` is not a link to a generation (a file, a link elsewhere): never followed.
         case invalidLink(String)
-        /// SQLite cannot open the generation at `path`, or reports it malformed.
-        case damaged(String, path: String)
+        /// SQLite cannot open `generation`, or reports it malformed; or one of its files is missing.
+        case damaged(String, generation: Generation)
         /// The generation cannot be opened by this process (read-only, without the files SQLite needs to
         /// read a WAL database; a full disk): nothing is wrong with it.
         case unreadable(String)
         /// Made by a build that did not record the identity of the event at each checkpoint.
         case olderCheckpoints
+        /// Made by a build that kept every projector's tables in one file (see ``Generation/isSingleFile``).
+        case singleFile
         /// A checkpoint beyond the log's head: the log was restored from an older copy, or (`tail`) it
         /// ends in damaged bytes where the events the read model had read should be.
         case ahead(checkpoint: UInt64, head: UInt64, tail: UnreadableTail?)
@@ -30,6 +32,7 @@ extension ReadModel {
             case .damaged(let why, _): "SQLite reports it malformed (\(why))"
             case .unreadable(let why): why
             case .olderCheckpoints: "it was made by an older build, which did not record which event each checkpoint stands on"
+            case .singleFile: "it was made by an older build, which kept every read model in one file"
             case let .ahead(checkpoint, head, nil):
                 "it had read the log up to position \(checkpoint), beyond the log's head at \(head) (was the log restored from an older copy?)"
             case let .ahead(checkpoint, head, tail?):
@@ -70,7 +73,7 @@ extension ReadModel {
         /// a progress bar).
         var isWorthANotice: Bool {
             switch self {
-            case .missing, .staleSchema, .unreadable: false
+            case .missing, .staleSchema, .singleFile, .unreadable: false
             default: true
             }
         }

@@ -36,9 +36,9 @@ public struct ReadModelCheck: Sendable, Equatable {
 
 extension ReadModel {
     /// Checks the live read model: SQLite's integrity check, its checkpoints against the log, then every
-    /// table against a replay of the log into a temporary folder, row by row, at the read model's
-    /// checkpoint (the comparison reads one snapshot of it, so it takes no lock and writes nothing in
-    /// the library). Returns at most `limit` differences per table.
+    /// projector's tables (``Projector/tables``) against a replay of the log into a temporary folder, row
+    /// by row, at the projector's checkpoint (the comparison reads one snapshot of each file, so it takes
+    /// no lock and writes nothing in the library). Returns at most `limit` differences per table.
     public func check(log: EventLog, limit: Int = 20, progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModelCheck {
         var problems: [String] = []
         do {
@@ -50,26 +50,22 @@ extension ReadModel {
         }
         guard problems.isEmpty else { return ReadModelCheck(problems: problems, differences: [], comparedAt: nil) }
 
-        var template = Array((NSTemporaryDirectory() + "episodic-verify-XXXXXX").utf8CString)
-        guard let folder = mkdtemp(&template).map({ String(cString: $0) }) else {
-            throw EventLogError.failure("create a folder in", path: NSTemporaryDirectory(), errno: errno)
-        }
+        let folder = try Self.temporaryFolder("episodic-verify")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/" + GenerationFile.name(1)
-        try Self.build(path, from: nil, projectors: projectors, fresh: projectors)
-        let replay = try Self.openShadow(path)
+        let replay = try GenerationBuild(in: folder, replaying: projectors)
+        defer { replay.discard() }
         // The long part first, up to where the read model stands now; it can only move on from there.
         let first = try database.read(Checkpoints.all).values.map(\.checkpoint).min() ?? 0
-        try Self.catchUp(replay, projectors: projectors, log: log, through: LogPosition(first), batchSize: batchSize, progress: progress)
+        try replay.catchUp(log, through: LogPosition(first), batchSize: batchSize, progress: progress)
         var differences: [ReadModelDifference] = []
         var comparedAt = LogPosition.none
         try database.read { live in
             let stored = try Checkpoints.all(live)
             let groups = Dictionary(grouping: projectors) { stored[$0.name]?.checkpoint ?? 0 }
             for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) {
-                try Self.catchUp(replay, projectors: projectors, log: log, through: LogPosition(checkpoint), batchSize: batchSize, progress: nil)
+                try replay.catchUp(log, through: LogPosition(checkpoint), batchSize: batchSize, progress: nil)
                 for table in group.flatMap(\.tables) {
-                    differences += try replay.read { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
+                    differences += try replay.database!.read { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
                 }
                 comparedAt = max(comparedAt, LogPosition(checkpoint))
             }

@@ -2,14 +2,17 @@ import EventLog
 import Foundation
 import GRDB
 
-/// A library's read models: one SQLite file holding every projector's tables and checkpoints.
+/// A library's read models: an SQLite file per projector, holding its tables and its checkpoint, named by
+/// the manifest of the generation they make up (see ``Generation``) and attached to one connection.
 ///
-/// `<library>/read.sqlite` is a symbolic link to the live generation, `<library>/read/NNNNNN.sqlite`,
-/// which `sqlite3` opens like any database. A rebuild replays the log into a new generation, beside
-/// the live one that stays readable, then flips the link atomically (a rename) under the writer lock.
-/// Each generation keeps its own WAL; a crash at any point of a rebuild leaves the live generation as
-/// it was, and the next open starts the rebuild again. A process claims the generation it reads (see
-/// ``GenerationClaim``), so that no rebuild removes it while the process may still open it.
+/// `<library>/read.sqlite` is a symbolic link to the live generation's manifest,
+/// `<library>/read/NNNNNN.sqlite`. A rebuild replays the log into new files for the projectors it
+/// rebuilds, beside the live ones that stay readable, then writes a manifest naming them with the other
+/// projectors' files as they are, and flips the link atomically (a rename) under the writer lock: a
+/// rebuild of one projector writes only that projector's tables. Each file keeps its own WAL; a crash at
+/// any point of a rebuild leaves the live generation as it was, and the next open starts the rebuild
+/// again. A process claims the files it reads (see ``GenerationClaim``), so that no rebuild removes them
+/// while the process may still open them.
 ///
 /// The read model is never trusted over the log. At open, one that is missing, damaged (SQLite cannot
 /// open it or reports it malformed), or whose checkpoint stands on another event than the log's, is
@@ -32,14 +35,16 @@ public final class ReadModel {
     public let access: ReadModelAccess
     /// The generation answers come from, in WAL mode: many readers, one writer.
     package var database: DatabasePool { opened.database }
-    /// Its file.
+    /// Its manifest.
     public var generation: String { opened.path }
+    /// The file of the projector named `projector`; nil when the generation has none.
+    public func file(of projector: String) -> String? { opened.generation.files[projector] }
     /// Whether answers come from a replay of the log in a temporary folder, not from the library's read models.
     public var isTemporary: Bool { opened.temporaryFolder != nil }
     /// Told of every rebuild, set-aside or fallback, as it happens.
     public var onNotice: ((ReadModelNotice) -> Void)?
 
-    private var opened: Opened
+    private(set) var opened: Opened
     /// A live generation ahead of the log, left as it is while answers come from a temporary replay: it
     /// is the evidence that the log once reached its checkpoint (the log's last frames may be damaged
     /// rather than lost), so only a writer, once the log's own repair has run, replaces it.
@@ -47,11 +52,15 @@ public final class ReadModel {
 
     /// One generation, open.
     struct Opened {
-        var path: String
+        var generation: Generation
         var database: DatabasePool
-        /// Nil for a temporary replay, which no other process sees.
-        var claim: GenerationClaim?
+        /// This process's claims on the generation's files (see ``GenerationClaim``); none for a temporary
+        /// replay, which no other process sees.
+        var claims: [GenerationClaim] = []
         var temporaryFolder: String?
+
+        /// The manifest.
+        var path: String { generation.manifest }
     }
 
     /// Opens a library's read models, making them when there are none, and rebuilds by replay any that
@@ -89,7 +98,7 @@ public final class ReadModel {
             batchSize: self.batchSize, progress: progress, notice: notice)
         if !isTemporary {
             found.opened = nil
-            _ = try? log.withWriterLock { Self.removeLeftovers(in: library) }
+            _ = try? log.withWriterLock { Self.removeLeftovers(in: library, live: opened.generation) }
         }
     }
 
@@ -168,7 +177,10 @@ public final class ReadModel {
         for _ in 0..<5 {
             guard case .generation(let live) = LiveLink(library: library).read(), live != generation else { return }
             guard let claim = try GenerationClaim.claim(live) else { continue }
-            opened = Opened(path: live, database: try Self.openLive(live, readOnly: access != .readWrite), claim: claim)
+            let generation = try Self.readManifest(live, access: access)
+            guard let files = try generation.claimFiles() else { continue }
+            let database = try Self.openGeneration(generation, projectors: projectors, access: access)
+            opened = Opened(generation: generation, database: database, claims: [claim] + files)
             return
         }
     }
@@ -178,7 +190,7 @@ public final class ReadModel {
     /// `lockHeld`: the caller holds the writer lock.
     public func recover(fromMalformed error: any Error, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)? = nil) throws {
         guard !isTemporary else { throw error }
-        try replace(because: .damaged("\(error)", path: generation), of: opened, log: log, lockHeld: lockHeld, progress: progress)
+        try replace(because: .damaged("\(error)", generation: opened.generation), of: opened, log: log, lockHeld: lockHeld, progress: progress)
     }
 
     /// Sets aside the live generation, which `log verify` found malformed, without rebuilding it: the
@@ -186,9 +198,9 @@ public final class ReadModel {
     /// (another user's library, a read-only file system).
     public func setAsideMalformed(reason: String, log: EventLog) throws -> String? {
         guard !isTemporary, access == .readWrite else { return nil }
-        let path = generation
+        let live = opened.generation
         return try log.withWriterLock {
-            guard LiveLink(library: library).read() == .generation(path), let kept = Self.setAside(path, as: "damaged") else { return nil }
+            guard LiveLink(library: library).read() == .generation(live.manifest), let kept = Self.setAside(live, as: "damaged") else { return nil }
             unlink(library + "/" + Self.linkName)
             try? syncFolder(library)
             onNotice?(.setAside(reason: reason, path: kept))
@@ -228,9 +240,9 @@ public final class ReadModel {
         opened = fresh
         if let replacedReplay { TemporaryFolders.remove(replacedReplay) }
         if lockHeld {
-            Self.removeLeftovers(in: library)
+            Self.removeLeftovers(in: library, live: fresh.generation)
         } else {
-            _ = try? log.withWriterLock { Self.removeLeftovers(in: library) }
+            _ = try? log.withWriterLock { Self.removeLeftovers(in: library, live: fresh.generation) }
         }
     }
 }
@@ -254,6 +266,6 @@ extension ReadModel {
     /// so that a library never stays full of them.
     public func removeLeftovers() {
         guard !isTemporary, access == .readWrite else { return }
-        Self.removeLeftovers(in: library)
+        Self.removeLeftovers(in: library, live: opened.generation)
     }
 }

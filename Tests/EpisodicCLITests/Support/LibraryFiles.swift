@@ -19,10 +19,49 @@ enum LibraryFiles {
         return files
     }
 
-    /// The live generation of the library's read models.
+    /// The live generation of the library's read models: its manifest.
     static func liveGeneration(_ library: String) throws -> String {
         library + "/" + (try FileManager.default.destinationOfSymbolicLink(atPath: library + "/read.sqlite"))
     }
+
+    /// The file of the live generation that holds `projector`'s tables.
+    static func liveFile(_ library: String, of projector: String) throws -> String {
+        guard let file = try liveFiles(library)[projector] else { throw Missing(what: "the live generation names no file for \(projector)") }
+        return file
+    }
+
+    /// The live generation's projectors' files, by projector name, as its manifest names them. The
+    /// manifest is read with `sqlite3` as immutable (it is never changed once written), so that nothing
+    /// of the library is touched, its WAL and index included.
+    static func liveFiles(_ library: String) throws -> [String: String] {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = ["file:" + (try liveGeneration(library)) + "?immutable=1", "SELECT name || ' ' || file FROM projection_files"]
+        let out = Pipe()
+        sqlite.standardOutput = out
+        try sqlite.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        sqlite.waitUntilExit()
+        var files: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2 { files[String(parts[0])] = library + "/read/" + parts[1] }
+        }
+        return files
+    }
+
+    /// The database files of `read/` that are not set aside, by name.
+    static func readModelFiles(_ library: String) -> Set<String> {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: library + "/read")) ?? []
+        return Set(names.filter { $0.hasSuffix(".sqlite") && $0.split(separator: ".").count == 2 })
+    }
+
+    /// The names of the live generation's files: its manifest and its projectors' files.
+    static func liveGenerationFiles(_ library: String) throws -> Set<String> {
+        Set(([try liveGeneration(library)] + Array(try liveFiles(library).values)).map { ($0 as NSString).lastPathComponent })
+    }
+
+    struct Missing: Error { let what: String }
 
     /// Appends a rename of the podcast straight to the log, as a command that died before projecting it
     /// would leave it: the read models are one event behind.

@@ -83,21 +83,23 @@ final class StudioLibrary {
 
 extension ReadModel {
     /// Every row of every read-model table, in id order, as text: two read models with the same content
-    /// give the same dump. Every table of the file, not only this instance's projectors' (a read model
-    /// opened with fewer projectors keeps the others' tables); not the checkpoints, nor the shadow
-    /// tables in which FTS5 keeps its index (the FTS table itself reads as its rows).
+    /// give the same dump. Every table of every projector's file, not only this instance's projectors'
+    /// (a read model opened with fewer projectors keeps the others' files); not the checkpoints, nor the
+    /// shadow tables in which FTS5 keeps its index (the FTS table itself reads as its rows).
     func dump() throws -> [String: [String]] {
         try database.read(Self.dump)
     }
 
     static func dump(_ db: Database) throws -> [String: [String]] {
-        let names = try String.fetchAll(db, sql: """
-            SELECT name FROM pragma_table_list
-            WHERE schema = 'main' AND type IN ('table', 'virtual') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
+        let names = try Row.fetchAll(db, sql: """
+            SELECT schema, name FROM pragma_table_list
+            WHERE schema NOT IN ('main', 'temp') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
+                AND type IN ('table', 'virtual')
             """)
         var tables: [String: [String]] = [:]
-        for table in names {
-            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
+        for row in names {
+            let schema: String = row["schema"], table: String = row["name"]
+            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(schema).\(table) ORDER BY id").map(\.description)
         }
         return tables
     }

@@ -37,26 +37,47 @@ extension ReadModel {
         if let podcast { _ = arguments.append(contentsOf: [podcast.description]) }
         _ = arguments.append(contentsOf: [limit])
         return try database.read { db in
-            try Row.fetchAll(
+            // Ranked from the index and search_documents alone; the text snippets are cut from (a
+            // transcript, read from its blob) is read only for the hits shown.
+            let hits = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT search_episodes.id, search_episodes.podcast_id, search_episodes.title, p.name AS podcast_name,
-                        e.number AS number, snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
+                    SELECT d.doc, d.id, d.podcast_id, d.title, p.name AS podcast_name, e.number AS number,
                         bm25(search_episodes, 0, 0, 10, 4, 1) AS score
-                    FROM search_episodes LEFT JOIN search_podcasts p ON p.id = search_episodes.podcast_id
-                        LEFT JOIN sidebar_episodes e ON e.id = search_episodes.id
-                    WHERE search_episodes MATCH ?\(podcast == nil ? "" : " AND search_episodes.podcast_id = ?")
-                    ORDER BY score, search_episodes.id
+                    FROM search_episodes JOIN search_documents d ON d.doc = search_episodes.rowid
+                        LEFT JOIN search_podcasts p ON p.id = d.podcast_id
+                        LEFT JOIN sidebar_episodes e ON e.id = d.id
+                    WHERE search_episodes MATCH ?\(podcast == nil ? "" : " AND d.podcast_id = ?")
+                    ORDER BY score, d.id
                     LIMIT ?
                     """,
-                arguments: arguments
-            ).map { row in
+                arguments: arguments)
+            let passages = try Self.passages(of: hits.map { $0["doc"] }, matching: match, in: db)
+            return try hits.map { row in
                 SearchHit(
                     episodeID: try Decode.id(row["id"]), podcastID: try Decode.id(row["podcast_id"]), title: row["title"],
-                    podcastName: row["podcast_name"], number: row["number"], snippet: Self.oneLine(row["passage"] ?? ""),
+                    podcastName: row["podcast_name"], number: row["number"], snippet: Self.oneLine(passages[row["doc"] as Int64] ?? ""),
                     rank: row["score"])
             }
         }
+    }
+
+    /// The passage of each of the documents `docs` that `match` matches, by document number, cut from
+    /// its text in one pass over the matching documents. (A constraint on the rowid that FTS5 saw would
+    /// make it evaluate the match again for each document, merging the doclists of every word a prefix
+    /// names each time: the `+` keeps the constraint in SQLite.)
+    static func passages(of docs: [Int64], matching match: String, in db: Database) throws -> [Int64: String] {
+        guard !docs.isEmpty else { return [:] }
+        var passages: [Int64: String] = [:]
+        let rows = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT rowid, snippet(search_episodes, -1, '[', ']', '…', 16) FROM search_episodes
+                WHERE search_episodes MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
+                """,
+            arguments: [match, "[" + docs.map(String.init).joined(separator: ",") + "]"])
+        while let row = try rows.next() { passages[row[0] as Int64] = row[1] as String? }
+        return passages
     }
 
     /// Live episodes indexed without their transcript's text, and why.

@@ -23,6 +23,9 @@ public protocol Projector: Sendable {
     /// the first one writes, so that one prepares while another writes. By default nothing is
     /// prepared: the write is ``write(_:to:)``.
     func prepareWrite(_ changes: EntityChanges) -> PreparedWrite
+    /// Makes a connection ready for the projector's tables: the SQL functions they need (search reads
+    /// transcripts through one). Called on every connection that attaches its file. By default nothing.
+    func prepare(_ db: Database) throws
 }
 
 /// A projector's write of one transaction's changes, begun by ``Projector/prepareWrite(_:)``: called
@@ -39,6 +42,8 @@ extension Projector {
     public func prepareWrite(_ changes: EntityChanges) -> PreparedWrite {
         PreparedWrite { db in try write(changes, to: db) }
     }
+
+    public func prepare(_ db: Database) throws {}
 }
 
 extension Projector {

@@ -49,6 +49,7 @@ extension ReadModel {
     ///   WAL truncated to nothing), so that a process that cannot write the folder (another user, a
     ///   read-only mount) can still open the files read-only: SQLite needs both files to exist for that.
     /// - A connection that finds a file locked waits rather than failing at once.
+    /// - Each projector prepares every connection (the SQL functions its tables need).
     ///
     /// `readOnly` opens them without writing anything, the shared-memory indexes included (SQLite would
     /// otherwise write them whenever their files can be written, as their owner can); `immutable` tells
@@ -77,6 +78,7 @@ extension ReadModel {
                         """)
                 }
             }
+            for projector in projectors { try projector.prepare(db) }
         }
         return try DatabasePool(path: connectionPath(generation.manifest, access: access), configuration: configuration)
     }
@@ -96,6 +98,7 @@ extension ReadModel {
                     PRAGMA \(schema).cache_size = -\(cache)
                     """)
             }
+            for projector in projectors { try projector.prepare(db) }
         }
         return try DatabaseQueue(configuration: configuration)
     }

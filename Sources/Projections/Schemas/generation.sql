@@ -5,7 +5,8 @@
 --
 -- To query the live read models with sqlite3, attach the files it names under the projectors' names:
 --   sqlite3 read.sqlite "SELECT 'ATTACH ''read/' || file || ''' AS \"' || name || '\";' FROM projection_files"
--- prints the statements.
+-- prints the statements. (The search projector's transcripts are read from the blob store by a function
+-- Episodic registers: sqlite3 can match and rank, but not show transcript text or snippets.)
 
 CREATE TABLE projection_files (
     name TEXT PRIMARY KEY,

@@ -1,33 +1,50 @@
--- The search projector, schema version 2 (1 indexed a transcript only up to a NUL): full-text search over each live episode's title,
+-- The search projector, schema version 3 (1 indexed a transcript only up to a NUL; 2 kept a second copy
+-- of every transcript's text in the index's table): full-text search over each live episode's title,
 -- description and transcript text, with SQLite FTS5. It is the one projector that reads blobs (the
--- transcripts); everything else it needs is in the events.
+-- transcripts); everything else it needs is in the events. A transcript's text stays in the blob store,
+-- once: the index holds its words and their positions, never the text.
 
--- One row per live episode. unicode61 with remove_diacritics 2 folds case and accents, in the text and
--- in queries alike, so "CAFE" finds "Café". The ids are UNINDEXED: carried for results, never matched.
--- The rowid is the document number that search_documents gives the episode. The transcript is the
--- text as imported (speaker lines and times included); NULL without one, or when its blob could not be
--- read (see search_problems).
-CREATE VIRTUAL TABLE search_episodes USING fts5(
-    id UNINDEXED,
-    podcast_id UNINDEXED,
-    title,
-    description,
-    transcript,
-    tokenize = 'unicode61 remove_diacritics 2'
-);
-
--- What the projector keeps beside each indexed episode: its document number in search_episodes (found
--- by episode id through this table's key, never by a scan of the FTS table), and which transcript's
--- text is indexed, so that a change that leaves the transcript alone does not read its blob again.
+-- One row per live episode: its document number in search_episodes (found by episode id through this
+-- table's key, never by a scan of the FTS table), its light fields as indexed, and which transcript's
+-- text is indexed.
 CREATE TABLE search_documents (
     id                TEXT PRIMARY KEY,
     -- Derived from the episode id (FNV-1a, 63 bits), so a replay gives the same numbers however the
     -- log is cut into batches. On a clash (not expected below billions of episodes) the next free
     -- number is taken; only then may a number, never a search result, differ between replays.
     doc               INTEGER NOT NULL UNIQUE,
-    -- The transcript whose text is indexed; NULL when none is.
-    transcript_sha256 TEXT
+    podcast_id        TEXT NOT NULL,
+    title             TEXT NOT NULL,
+    description       TEXT,
+    -- The transcript whose text is indexed, and its length in bytes; NULL when none is (no transcript,
+    -- or its blob could not be read: see search_problems).
+    transcript_sha256 TEXT,
+    transcript_bytes  INTEGER
 ) STRICT;
+
+-- Each document as the index reads it back, for snippets: the light fields as stored, and the
+-- transcript's text as imported (speaker lines and times included) read from the blob store by
+-- search_transcript(sha256, bytes), a function Episodic registers on its connections; NULL when the
+-- blob cannot be read.
+CREATE VIEW search_content AS
+    SELECT doc, id, podcast_id, title, description, search_transcript(transcript_sha256, transcript_bytes) AS transcript
+    FROM search_documents;
+
+-- The index, over search_content (FTS5's external content: it keeps no copy of the text). unicode61 with
+-- remove_diacritics 2 folds case and accents, in the text and in queries alike, so "CAFE" finds "Café".
+-- The ids are UNINDEXED: read back from search_content, never matched. The rowid is the document number.
+-- Rows are written by the projector, never through triggers: FTS5 removes a document's words only when
+-- given all of them, so a change to an episode reads its indexed transcript again.
+CREATE VIRTUAL TABLE search_episodes USING fts5(
+    id UNINDEXED,
+    podcast_id UNINDEXED,
+    title,
+    description,
+    transcript,
+    content = 'search_content',
+    content_rowid = 'doc',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
 
 -- Podcast names, joined into results. Kept apart from the episodes so that renaming a podcast
 -- changes one row, not every episode's index entry.

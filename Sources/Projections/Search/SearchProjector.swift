@@ -6,18 +6,23 @@ import PodcastDomain
 
 /// Full-text search over live episodes: titles, descriptions and transcript text, in SQLite FTS5.
 ///
-/// The one projector that reads blobs, because a transcript's text is only in the blob store. It reads
-/// one only when the episode's transcript is not the one already indexed (`search_documents` keeps its
-/// sha256), so a retitle or a thumbnail change never reads a transcript again.
+/// The one projector that reads blobs, because a transcript's text is only in the blob store, and stays
+/// there: the index keeps the words, never a copy of the text (see ``SearchDocument``). It reads a
+/// transcript to index it when it is not the one already indexed (`search_documents` keeps its sha256),
+/// and again when the episode's entry changes, since the old words are removed from the text they came
+/// from; snippets are cut from the text as read when a search shows them.
 ///
 /// A transcript that cannot be read (missing or damaged blob) does not stop the projection: throwing
 /// would fail every catch-up, and with it every command of the library, for want of one blob. The
 /// episode is indexed without transcript text and the failure is kept in `search_problems`, for
-/// `verify` and the CLI to report; the next change to the episode, or a rebuild, tries again.
+/// `verify` and the CLI to report; the next change to the episode, or a rebuild, tries again. One that
+/// was indexed and can no longer be read leaves words that cannot be removed: the index is then made
+/// again from `search_documents`, as a replay would make it.
 public struct SearchProjector: Projector {
     public let name = "search"
-    public let schemaVersion = 2
-    public let tables = ["search_episodes", "search_documents", "search_podcasts", "search_problems"]
+    public let schemaVersion = 3
+    /// The index itself is compared through its document sizes (tokens per column of each document).
+    public let tables = ["search_documents", "search_podcasts", "search_problems", "search_episodes_docsize"]
 
     /// Where the transcripts are: the library's blob store, or, for a shared library, its blob store
     /// with the server behind it.
@@ -25,6 +30,10 @@ public struct SearchProjector: Projector {
 
     public init(blobs: BlobReader) {
         self.blobs = blobs
+    }
+
+    public func prepare(_ db: Database) throws {
+        db.add(function: TranscriptText.function(blobs))
     }
 
     public func write(_ changes: EntityChanges, to db: Database) throws {
@@ -38,87 +47,16 @@ public struct SearchProjector: Projector {
                 try db.cachedStatement(sql: "DELETE FROM search_podcasts WHERE id = ?").execute(arguments: [id.description])
             }
         }
+        var index = IndexWrite(db: db, blobs: blobs)
         // In id order, so that even a clash of document numbers resolves the same way in every run.
         for (id, change) in changes.episodes.sorted(by: { $0.key < $1.key }) {
             if let episode = change.state.live {
-                try index(episode, in: db)
+                try index.put(episode)
             } else {
-                try remove(id, from: db)
+                try index.remove(id)
             }
         }
-    }
-
-    /// Writes a live episode's entry; its transcript is read only if it is not the one indexed.
-    private func index(_ episode: Episode, in db: Database) throws {
-        let id = episode.id.description
-        let stored = try Row.fetchOne(
-            db.cachedStatement(sql: """
-                SELECT d.doc, d.transcript_sha256, p.id IS NOT NULL AS has_problem, e.title, e.description
-                FROM search_documents d
-                LEFT JOIN search_problems p ON p.id = d.id
-                LEFT JOIN search_episodes e ON e.rowid = d.doc
-                WHERE d.id = ?
-                """),
-            arguments: [id])
-
-        if let stored, stored["transcript_sha256"] as String? == episode.transcript?.sha256 {
-            // The indexed transcript is the current one (or there is none): only light fields can differ.
-            // A problem left from a transcript since cleared is resolved.
-            if stored["has_problem"] as Bool {
-                try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
-            }
-            guard stored["title"] as String? != episode.title || stored["description"] as String? != episode.description
-            else { return }
-            try db.cachedStatement(sql: "UPDATE search_episodes SET title = ?, description = ? WHERE rowid = ?")
-                .execute(arguments: [episode.title, episode.description, stored["doc"] as Int64])
-            return
-        }
-
-        var text: String?
-        var problem: String?
-        if let ref = episode.transcript {
-            do {
-                // SQLite takes text up to its first NUL: a transcript holding one (imports read past them)
-                // would be indexed only that far.
-                text = String(decoding: try blobs.read(ref), as: UTF8.self).replacingOccurrences(of: "\u{0}", with: " ")
-            } catch {
-                problem = "its transcript is not searchable: \(error) Then rebuild the search projection."
-            }
-        }
-        let indexed = text == nil ? nil : episode.transcript?.sha256
-
-        if let stored {
-            let doc: Int64 = stored["doc"]
-            try db.cachedStatement(sql: "UPDATE search_episodes SET title = ?, description = ?, transcript = ? WHERE rowid = ?")
-                .execute(arguments: [episode.title, episode.description, text, doc])
-            try db.cachedStatement(sql: "UPDATE search_documents SET transcript_sha256 = ? WHERE id = ?")
-                .execute(arguments: [indexed, id])
-        } else {
-            let doc = try Self.freeDocumentNumber(for: episode.id, in: db)
-            try db.cachedStatement(sql: """
-                INSERT INTO search_episodes (rowid, id, podcast_id, title, description, transcript)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [doc, id, episode.podcastID.description, episode.title, episode.description, text])
-            try db.cachedStatement(sql: "INSERT INTO search_documents (id, doc, transcript_sha256) VALUES (?, ?, ?)")
-                .execute(arguments: [id, doc, indexed])
-        }
-
-        if let problem, let ref = episode.transcript {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)")
-                .execute(arguments: [id, ref.sha256, problem])
-        } else {
-            try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
-        }
-    }
-
-    /// Removes a deleted episode's entry, found through its document number.
-    private func remove(_ id: EpisodeID, from db: Database) throws {
-        let key = id.description
-        if let doc = try Int64.fetchOne(db.cachedStatement(sql: "SELECT doc FROM search_documents WHERE id = ?"), arguments: [key]) {
-            try db.cachedStatement(sql: "DELETE FROM search_episodes WHERE rowid = ?").execute(arguments: [doc])
-            try db.cachedStatement(sql: "DELETE FROM search_documents WHERE id = ?").execute(arguments: [key])
-        }
-        try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [key])
+        if index.isStale { try index.reindex() }
     }
 
     /// The episode's document number: FNV-1a of its UUID, so that it does not depend on the order or
@@ -134,5 +72,123 @@ public struct SearchProjector: Projector {
             number = number == Int64.max ? 0 : number + 1
         }
         return number
+    }
+}
+
+/// One transaction's changes to the index.
+private struct IndexWrite {
+    let db: Database
+    let blobs: BlobReader
+    /// Set once a document's indexed transcript could not be read again, so that its words could not be
+    /// removed: from then on only `search_documents` is written, and the index is made again from it at
+    /// the end of the transaction.
+    private(set) var isStale = false
+
+    init(db: Database, blobs: BlobReader) {
+        self.db = db
+        self.blobs = blobs
+    }
+
+    /// Writes a live episode's entry; its transcript is read only if it is not the one indexed, or if
+    /// the entry's words change.
+    mutating func put(_ episode: Episode) throws {
+        let id = episode.id.description
+        let stored = try SearchDocument.stored(id, in: db)
+        if let stored, stored.transcript?.sha256 == episode.transcript?.sha256 {
+            // The indexed transcript is the current one (or there is none): only light fields can differ.
+            // A problem left from a transcript since cleared is resolved.
+            try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
+            guard stored.title != episode.title || stored.description != episode.description else { return }
+            var document = stored
+            document.title = episode.title
+            document.description = episode.description
+            let text = try unindex(stored)
+            try document.save(in: db)
+            if let text { try document.index(transcript: text, in: db) }
+            return
+        }
+
+        var text: String?
+        var problem: String?
+        if let ref = episode.transcript {
+            do {
+                text = try TranscriptText.read(ref, from: blobs)
+            } catch {
+                problem = Self.problem(error)
+            }
+        }
+        let document = SearchDocument(
+            doc: try stored?.doc ?? SearchProjector.freeDocumentNumber(for: episode.id, in: db), id: id,
+            podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
+            transcript: text == nil ? nil : episode.transcript)
+        if let stored { _ = try unindex(stored) }
+        try document.save(in: db)
+        if !isStale { try document.index(transcript: text, in: db) }
+
+        if let problem, let ref = episode.transcript {
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)")
+                .execute(arguments: [id, ref.sha256, problem])
+        } else {
+            try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
+        }
+    }
+
+    /// Removes a deleted episode's entry, found through its document number.
+    mutating func remove(_ id: EpisodeID) throws {
+        let key = id.description
+        if let stored = try SearchDocument.stored(key, in: db) {
+            _ = try unindex(stored)
+            try db.cachedStatement(sql: "DELETE FROM search_documents WHERE id = ?").execute(arguments: [key])
+        }
+        try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [key])
+    }
+
+    /// Removes `document`'s words from the index. Returns the transcript text they came from (`.some(nil)`
+    /// when it has none); nil when that text can no longer be read, or the index is already stale.
+    private mutating func unindex(_ document: SearchDocument) throws -> String?? {
+        guard !isStale else { return nil }
+        var text: String?
+        if let ref = document.transcript {
+            guard let read = try? TranscriptText.read(ref, from: blobs) else {
+                isStale = true
+                return nil
+            }
+            text = read
+        }
+        try document.unindex(transcript: text, in: db)
+        return .some(text)
+    }
+
+    /// Makes the index again from `search_documents`, reading every indexed transcript: one that can no
+    /// longer be read is left out of its document, and reported, as a replay would leave it.
+    mutating func reindex() throws {
+        try db.execute(sql: "INSERT INTO search_episodes (search_episodes) VALUES ('delete-all')")
+        var unreadable: [(document: SearchDocument, problem: String)] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(SearchDocument.columns) FROM search_documents")
+        while let row = try rows.next() {
+            var document = SearchDocument(row)
+            var text: String?
+            if let ref = document.transcript {
+                do {
+                    text = try TranscriptText.read(ref, from: blobs)
+                } catch {
+                    unreadable.append((document, Self.problem(error)))
+                    document.transcript = nil
+                }
+            }
+            try document.index(transcript: text, in: db)
+        }
+        for (document, problem) in unreadable {
+            try db.execute(
+                sql: "UPDATE search_documents SET transcript_sha256 = NULL, transcript_bytes = NULL WHERE id = ?", arguments: [document.id])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)",
+                arguments: [document.id, document.transcript?.sha256, problem])
+        }
+        isStale = false
+    }
+
+    static func problem(_ error: any Error) -> String {
+        "its transcript is not searchable: \(error) Then rebuild the search projection."
     }
 }

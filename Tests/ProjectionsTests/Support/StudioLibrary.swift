@@ -85,7 +85,8 @@ extension ReadModel {
     /// Every row of every read-model table, in id order, as text: two read models with the same content
     /// give the same dump. Every table of every projector's file, not only this instance's projectors'
     /// (a read model opened with fewer projectors keeps the others' files); not the checkpoints, nor the
-    /// shadow tables in which FTS5 keeps its index (the FTS table itself reads as its rows).
+    /// FTS5 index, whose text is in the blob store and whose pages depend on the order of writes: its
+    /// words show through the number of them it holds for each document (`search_episodes_docsize`).
     func dump() throws -> [String: [String]] {
         try database.read(Self.dump)
     }
@@ -94,7 +95,7 @@ extension ReadModel {
         let names = try Row.fetchAll(db, sql: """
             SELECT schema, name FROM pragma_table_list
             WHERE schema NOT IN ('main', 'temp') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
-                AND type IN ('table', 'virtual')
+                AND (type = 'table' OR (type = 'shadow' AND name LIKE '%\\_docsize' ESCAPE '\\'))
             """)
         var tables: [String: [String]] = [:]
         for row in names {

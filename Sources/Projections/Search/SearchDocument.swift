@@ -1,0 +1,70 @@
+import CoreValues
+import GRDB
+
+/// An episode's entry in the search index: its row of `search_documents`, which holds what its entry of
+/// `search_episodes` indexed, but the transcript's text (read from the blob store, see ``TranscriptText``).
+///
+/// `search_episodes` keeps no copy of the text it indexes (FTS5's external content), so it removes a
+/// document's words only when given all of them again: ``unindex(transcript:in:)`` must be given the
+/// text that ``index(transcript:in:)`` was.
+struct SearchDocument: Equatable {
+    /// The document number: the rowid in `search_episodes`.
+    var doc: Int64
+    var id: String
+    var podcastID: String
+    var title: String
+    var description: String?
+    /// The transcript whose text is indexed.
+    var transcript: BlobRef?
+
+    static let columns = "doc, id, podcast_id, title, description, transcript_sha256, transcript_bytes"
+
+    init(doc: Int64, id: String, podcastID: String, title: String, description: String?, transcript: BlobRef?) {
+        self.doc = doc
+        self.id = id
+        self.podcastID = podcastID
+        self.title = title
+        self.description = description
+        self.transcript = transcript
+    }
+
+    /// From a row of ``columns``.
+    init(_ row: Row) {
+        doc = row["doc"]
+        id = row["id"]
+        podcastID = row["podcast_id"]
+        title = row["title"]
+        description = row["description"]
+        transcript = (row["transcript_sha256"] as String?).flatMap { sha256 in BlobRef(sha256: sha256, byteCount: row["transcript_bytes"] ?? 0) }
+    }
+
+    /// Episode `id`'s document, if it has one.
+    static func stored(_ id: String, in db: Database) throws -> SearchDocument? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM search_documents WHERE id = ?"), arguments: [id]).map(Self.init)
+    }
+
+    /// Writes its row of `search_documents`.
+    func save(in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO search_documents (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET podcast_id = excluded.podcast_id, title = excluded.title,
+                description = excluded.description, transcript_sha256 = excluded.transcript_sha256,
+                transcript_bytes = excluded.transcript_bytes
+            """).execute(arguments: [doc, id, podcastID, title, description, transcript?.sha256, transcript?.byteCount])
+    }
+
+    /// Adds its words to the index, `transcript` being its transcript's text.
+    func index(transcript: String?, in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO search_episodes (rowid, id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [doc, id, podcastID, title, description, transcript])
+    }
+
+    /// Removes its words from the index, `transcript` being the text it was indexed with.
+    func unindex(transcript: String?, in db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO search_episodes (search_episodes, rowid, id, podcast_id, title, description, transcript)
+            VALUES ('delete', ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [doc, id, podcastID, title, description, transcript])
+    }
+}

@@ -1,0 +1,122 @@
+import CoreValues
+import DomainTestSupport
+import EventLog
+import Foundation
+import GRDB
+import PodcastDomain
+import Testing
+
+@testable import Projections
+
+/// The search index keeps no copy of a transcript's text: it reads it from the blob store, and finds and
+/// cuts snippets as an index holding the text would.
+@Suite("Search without a copy of the text")
+struct SearchTextTests {
+    /// Transcripts with words in common, one long enough for snippets to be cut at both ends.
+    static let transcripts = [
+        "00:00:01\nHost\nWelcome to the show about sourdough starters and rye.\n00:00:09\nAna\nRye needs a warm kitchen.\n",
+        "00:00:01\nBo\nKombucha, mostly. Then sourdough again, and a word on Crème brûlée.\n",
+        "00:00:01\nHost\n" + (1...60).map { "Line \($0) talks of flour, water and salt." }.joined(separator: " ")
+            + " At last the sourdough rises.\n00:05:00\nAna\nAnd the café closes.\n",
+    ]
+
+    static let queries = [
+        "sourdough", "rye", "kombucha", "brulee", "cafe", "flour salt", "sour", "welcome show", "the", "line 4", "rises",
+        "notes", "warm kitchen", "bread",
+    ]
+
+    /// A library of two shows whose episodes were retitled, described, given transcripts, given new ones,
+    /// and deleted; its read models current.
+    func corpus() throws -> (StudioLibrary, ReadModel) {
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createShow(Scene.other, "Bakery"))
+        try studio.must(Scene.createEpisode(1, "Sourdough basics"))
+        try studio.must(Scene.importTranscript(1, Self.transcripts[0]))
+        try studio.must(Scene.createEpisode(2, "Fermentation"))
+        try studio.must(Scene.importTranscript(2, Self.transcripts[1]))
+        try studio.must(Scene.on(2, .describe("Show notes: kombucha and sourdough")))
+        try studio.must(Scene.createEpisode(3, "Flour, water, salt"))
+        try studio.must(Scene.importTranscript(3, Self.transcripts[2]))
+        try studio.must(Scene.on(3, .retitle("Bread at last")))
+        try studio.must(Scene.createEpisode(4, "Rye", in: Scene.other))
+        try studio.must(.episode(Scene.episode(4), podcast: Scene.other, .importTranscript(
+            bytes: Array(Self.transcripts[0].utf8), ref: TestContent.blob(Self.transcripts[0]))))
+        try studio.must(Scene.createEpisode(5, "Gone soon"))
+        try studio.must(Scene.importTranscript(5, Self.transcripts[1]))
+        try studio.must(Scene.on(5, .delete))
+        try studio.must(Scene.on(1, .importTranscript(bytes: Array(Self.transcripts[2].utf8), ref: TestContent.blob(Self.transcripts[2]))))
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        return (studio, readModel)
+    }
+
+    @Test("results, ranks and snippets are those of an FTS5 table that holds the text itself")
+    func sameAsAnIndexWithTheText() throws {
+        // Given a corpus, and beside it an index that keeps its own copy of every field, as search did
+        // before (schema version 2), filled from the domain's live episodes
+        let (studio, readModel) = try corpus()
+        let texts = Dictionary(uniqueKeysWithValues: Self.transcripts.map { (BlobStore.reference(for: Array($0.utf8)).sha256, $0) })
+        let copy = try DatabaseQueue()
+        try copy.write { db in
+            try db.execute(sql: """
+                CREATE VIRTUAL TABLE search_episodes USING fts5(
+                    id UNINDEXED, podcast_id UNINDEXED, title, description, transcript, tokenize = 'unicode61 remove_diacritics 2')
+                """)
+            for episode in studio.domain.liveEpisodes {
+                try db.execute(
+                    sql: "INSERT INTO search_episodes (id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [episode.id.description, episode.podcastID.description, episode.title, episode.description,
+                        episode.transcript.flatMap { texts[$0.sha256] }])
+            }
+        }
+
+        for query in Self.queries {
+            // When both are searched
+            let hits = try readModel.search(query)
+            let match = try #require(ReadModel.matchExpression(query))
+            let expected = try copy.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT id, title, snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
+                        bm25(search_episodes, 0, 0, 10, 4, 1) AS score
+                    FROM search_episodes WHERE search_episodes MATCH ? ORDER BY score, id LIMIT 20
+                    """, arguments: [match])
+            }
+            // Then they find the same episodes, in the same order, with the same ranks and passages
+            #expect(hits.map(\.episodeID.description) == expected.map { $0["id"] as String }, "\(query)")
+            #expect(hits.map(\.title) == expected.map { $0["title"] as String }, "\(query)")
+            #expect(hits.map(\.snippet) == expected.map { ReadModel.oneLine($0["passage"] ?? "") }, "\(query)")
+            #expect(hits.map(\.rank) == expected.map { $0["score"] as Double }, "\(query)")
+        }
+        #expect(try readModel.search("sourdough").count == 4)
+        // A passage from far into a long transcript is cut before it.
+        #expect(try readModel.search("rises").first?.snippet.hasPrefix("…") == true)
+    }
+
+    @Test("no file of the read models holds a transcript's text; the light fields are there as they were")
+    func noCopyOfTheText() throws {
+        // Given an episode whose title and transcript hold phrases found nowhere else
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createEpisode(1, "Quietly grand opening titles"))
+        try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nQuixotic zebras juggle marmalade at dawn.\n"))
+
+        // When the read models are built, and every connection to them closed (their WALs written back)
+        let readModel = try studio.openReadModel()
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        let hit = try #require(try readModel.search("zebras").first)
+        _ = consume readModel
+
+        // Then a search finds the transcript and shows its words, read from the blob
+        #expect(hit.snippet.contains("Quixotic [zebras] juggle marmalade"))
+        // and the files hold the title but not the transcript's phrase (its words are in the index, in
+        // no order a reader could take for the text)
+        var bytes = Data()
+        for name in try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read") {
+            bytes += try Data(contentsOf: URL(fileURLWithPath: studio.path + "/read/" + name))
+        }
+        #expect(bytes.range(of: Data("Quietly grand opening titles".utf8)) != nil)
+        #expect(bytes.range(of: Data("zebras juggle".utf8)) == nil)
+        #expect(bytes.range(of: Data("Quixotic zebras".utf8)) == nil)
+    }
+}

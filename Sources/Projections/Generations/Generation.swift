@@ -8,7 +8,7 @@ import GRDB
 /// A manifest is written once, before its generation is made live, and never changed. Projectors' files
 /// are shared between generations: a rebuild of one projector makes a new file for it, and a new
 /// manifest naming that file with the others' files as they are, so it never copies another projector's
-/// rows. Connections attach every file under its projector's name (see ``ReadModel/openLive(_:projectors:readOnly:immutable:)``).
+/// rows. Connections attach every file under its projector's name (see ``ReadModel/openLive(_:projectors:readOnly:immutable:scanning:)``).
 struct Generation: Equatable {
     /// The manifest's path.
     var manifest: String

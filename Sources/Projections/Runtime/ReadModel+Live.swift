@@ -105,11 +105,14 @@ extension ReadModel {
         return try Generation.read(path, access: ways.last!)
     }
 
-    /// Opens a generation as `access` allows (see ``connectionAccesses(_:)``).
-    static func openGeneration(_ generation: Generation, projectors: [any Projector], access: ReadModelAccess) throws -> DatabasePool {
+    /// Opens a generation as `access` allows (see ``connectionAccesses(_:)``); `scanning` as in
+    /// ``openLive(_:projectors:readOnly:immutable:scanning:)``.
+    static func openGeneration(
+        _ generation: Generation, projectors: [any Projector], access: ReadModelAccess, scanning: Bool = false
+    ) throws -> DatabasePool {
         let ways = connectionAccesses(access)
         func open(_ way: ConnectionAccess) throws -> DatabasePool {
-            try check(openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable))
+            try check(openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable, scanning: scanning))
         }
         for way in ways.dropLast() {
             do {

@@ -40,7 +40,9 @@ extension ReadModel {
     /// that queries name tables alone (`sidebar_episodes`) and a transaction may span files.
     ///
     /// - Only connections that never write map the files into memory (1 GiB each at most: a read copies
-    ///   no page). A connection that writes with a map grows the file with `ftruncate` before writing its pages
+    ///   no page), unless they are `scanning`: a read of every page (verify's) would make every mapped
+    ///   page resident, so these read through a page cache of 8 MiB per file instead. A connection that
+    ///   writes with a map grows the file with `ftruncate` before writing its pages
     ///   (SQLite's size hint, in a checkpoint); when the disk is full, the pages it then cannot write stay
     ///   holes, and touching a hole through a map on a full file system (tmpfs allocates on the fault, and
     ///   fails it) kills the process with SIGBUS, which no error handling can catch. Writing connections
@@ -56,7 +58,7 @@ extension ReadModel {
     /// SQLite that nobody can change them (true on a read-only file system only), so it needs neither the
     /// WALs nor the indexes.
     static func openLive(
-        _ generation: Generation, projectors: [any Projector], readOnly: Bool, immutable: Bool = false
+        _ generation: Generation, projectors: [any Projector], readOnly: Bool, immutable: Bool = false, scanning: Bool = false
     ) throws -> DatabasePool {
         let access: ConnectionAccess = immutable ? .immutable : readOnly ? .readOnly : .readWrite
         var configuration = Configuration()
@@ -69,7 +71,9 @@ extension ReadModel {
             for name in ["main"] + generation.files.keys.sorted().map(schema) {
                 var persist: Int32 = 1
                 _ = sqlite3_file_control(db.sqliteConnection, name, SQLITE_FCNTL_PERSIST_WAL, &persist)
-                if db.configuration.readonly {
+                if scanning {
+                    try db.execute(sql: "PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -8192")
+                } else if db.configuration.readonly {
                     try db.execute(sql: "PRAGMA \(name).mmap_size = \(1 << 30); PRAGMA \(name).cache_size = -32768")
                 } else {
                     try db.execute(sql: """

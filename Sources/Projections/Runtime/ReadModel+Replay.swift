@@ -39,7 +39,12 @@ extension ReadModel {
     /// projector's tables (``Projector/tables``) against a replay of the log into a temporary folder, row
     /// by row, at the projector's checkpoint (the comparison reads one snapshot of each file, so it takes
     /// no lock and writes nothing in the library). Returns at most `limit` differences per table.
+    ///
+    /// Memory stays bounded however large the library: the live files are read through connections that
+    /// do not map them (a scan would make every mapped page resident), with a small page cache; the
+    /// replay holds what a rebuild holds; tables are walked side by side, a row at a time.
     public func check(log: EventLog, limit: Int = 20, progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModelCheck {
+        let database = try Self.openGeneration(opened.generation, projectors: projectors, access: access, scanning: true)
         var problems: [String] = []
         do {
             let report = try database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }

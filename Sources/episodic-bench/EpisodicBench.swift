@@ -8,7 +8,7 @@ struct EpisodicBench: ParsableCommand {
         commandName: "episodic-bench",
         abstract: "Measures Episodic's storage on this machine.",
         subcommands: [
-            LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, ThumbnailBenchmark.self,
+            LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, FootprintBenchmark.self, ThumbnailBenchmark.self,
             CodecBenchmark.self, PostgresBenchmark.self,
             RebuildChild.self,
         ])

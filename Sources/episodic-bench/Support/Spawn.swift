@@ -15,6 +15,19 @@ enum Spawn {
 
     /// Runs `path` with `arguments`, its output discarded; returns its exit status.
     static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+        try measure(path, arguments).status
+    }
+
+    /// What a child process took: its exit status, its wall time, and its peak resident memory.
+    struct Measured {
+        var status: Int32
+        var seconds: Double
+        /// `ru_maxrss` of the child, as `/usr/bin/time -v` reports it: file pages it mapped count too.
+        var peakBytes: UInt64
+    }
+
+    /// Runs `path` with `arguments`, its output discarded, timed from spawn to exit.
+    static func measure(_ path: String, _ arguments: [String]) throws -> Measured {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -22,11 +35,15 @@ enum Spawn {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
+        let started = ContinuousClock.now
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        let seconds = (ContinuousClock.now - started).seconds
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
-        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return Measured(status: exit, seconds: seconds, peakBytes: UInt64(usage.ru_maxrss) * 1024)
     }
 }

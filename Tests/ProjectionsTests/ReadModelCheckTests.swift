@@ -74,8 +74,8 @@ struct ReadModelCheckTests {
     @Test("the check reads every page of the read models through connections that map none and cache a fixed number, however large the library")
     func boundedReads() throws {
         var sizes: [Int] = []
-        for episodes in [10, 40] {
-            // Given a library, and one four times larger
+        for episodes in [10, 80] {
+            // Given a library, and one eight times larger
             let connections = Connections()
             let (studio, readModel) = try library(episodes: episodes, connections: connections)
             sizes.append(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").reduce(0) {

@@ -9,9 +9,10 @@
 -- text is indexed.
 CREATE TABLE search_documents (
     id                TEXT PRIMARY KEY,
-    -- Derived from the episode id (FNV-1a, 63 bits), so a replay gives the same numbers however the
-    -- log is cut into batches. On a clash (not expected below billions of episodes) the next free
-    -- number is taken; only then may a number, never a search result, differ between replays.
+    -- One more than the highest when the episode is first indexed. FTS5 stores each document's number
+    -- as its distance from the one before, for every word: close numbers take a byte or two where a
+    -- 63-bit hash of the episode id took eight, a tenth of the index. Numbers are the index's own: a
+    -- replay may number documents otherwise, and no result depends on them.
     doc               INTEGER NOT NULL UNIQUE,
     podcast_id        TEXT NOT NULL,
     title             TEXT NOT NULL,
@@ -45,6 +46,13 @@ CREATE VIRTUAL TABLE search_episodes USING fts5(
     content_rowid = 'doc',
     tokenize = 'unicode61 remove_diacritics 2'
 );
+
+-- Each indexed episode as a replay of the log gives it back, without its document number: what it
+-- holds, and how many words the index holds for each of its columns (FTS5's document sizes). `log
+-- verify` compares this with a replay's.
+CREATE VIEW search_entries AS
+    SELECT d.id, d.podcast_id, d.title, d.description, d.transcript_sha256, d.transcript_bytes, s.sz AS column_sizes
+    FROM search_documents d LEFT JOIN search_episodes_docsize s ON s.id = d.doc;
 
 -- Podcast names, joined into results. Kept apart from the episodes so that renaming a podcast
 -- changes one row, not every episode's index entry.

@@ -21,8 +21,8 @@ import PodcastDomain
 public struct SearchProjector: Projector {
     public let name = "search"
     public let schemaVersion = 3
-    /// The index itself is compared through its document sizes (tokens per column of each document).
-    public let tables = ["search_documents", "search_podcasts", "search_problems", "search_episodes_docsize"]
+    /// `search_entries` holds each document's fields and the number of words indexed for each, by id.
+    public let tables = ["search_entries", "search_podcasts", "search_problems"]
 
     /// Where the transcripts are: the library's blob store, or, for a shared library, its blob store
     /// with the server behind it.
@@ -48,7 +48,7 @@ public struct SearchProjector: Projector {
             }
         }
         var index = IndexWrite(db: db, blobs: blobs)
-        // In id order, so that even a clash of document numbers resolves the same way in every run.
+        // In id order, so that two replays of the same log number documents alike.
         for (id, change) in changes.episodes.sorted(by: { $0.key < $1.key }) {
             if let episode = change.state.live {
                 try index.put(episode)
@@ -59,19 +59,9 @@ public struct SearchProjector: Projector {
         if index.isStale { try index.reindex() }
     }
 
-    /// The episode's document number: FNV-1a of its UUID, so that it does not depend on the order or
-    /// the batches episodes are met in (a replay equals a step-by-step build), or the next free one.
-    static func freeDocumentNumber(for id: EpisodeID, in db: Database) throws -> Int64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in withUnsafeBytes(of: id.rawValue.uuid, Array.init) {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        var number = Int64(bitPattern: hash & UInt64(Int64.max))
-        let taken = try db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM search_documents WHERE doc = ?)")
-        while try Bool.fetchOne(taken, arguments: [number]) == true {
-            number = number == Int64.max ? 0 : number + 1
-        }
-        return number
+    /// The number of a document indexed for the first time: one more than the highest (see search.sql).
+    static func nextDocumentNumber(in db: Database) throws -> Int64 {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(doc), 0) + 1 FROM search_documents"))!
     }
 }
 
@@ -118,7 +108,7 @@ private struct IndexWrite {
             }
         }
         let document = SearchDocument(
-            doc: try stored?.doc ?? SearchProjector.freeDocumentNumber(for: episode.id, in: db), id: id,
+            doc: try stored?.doc ?? SearchProjector.nextDocumentNumber(in: db), id: id,
             podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
             transcript: text == nil ? nil : episode.transcript)
         if let stored { _ = try unindex(stored) }

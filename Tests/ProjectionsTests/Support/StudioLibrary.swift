@@ -82,25 +82,19 @@ final class StudioLibrary {
 
 
 extension ReadModel {
-    /// Every row of every read-model table, in id order, as text: two read models with the same content
-    /// give the same dump. Every table of every projector's file, not only this instance's projectors'
-    /// (a read model opened with fewer projectors keeps the others' files); not the checkpoints, nor the
-    /// FTS5 index, whose text is in the blob store and whose pages depend on the order of writes: its
-    /// words show through the number of them it holds for each document (`search_episodes_docsize`).
+    /// Every row of every table that a replay gives back (each projector's ``Projector/tables``, as `log
+    /// verify` compares them), in id order, as text: two read models with the same content give the same
+    /// dump. The tables of every projector of a library, not only this instance's (a read model opened
+    /// with fewer projectors keeps the others' files).
     func dump() throws -> [String: [String]] {
         try database.read(Self.dump)
     }
 
     static func dump(_ db: Database) throws -> [String: [String]] {
-        let names = try Row.fetchAll(db, sql: """
-            SELECT schema, name FROM pragma_table_list
-            WHERE schema NOT IN ('main', 'temp') AND name NOT LIKE 'sqlite%' AND name <> 'projections'
-                AND (type = 'table' OR (type = 'shadow' AND name LIKE '%\\_docsize' ESCAPE '\\'))
-            """)
+        let names = Projectors.standard(blobs: BlobReader(BlobStore(directory: "/"))).flatMap(\.tables)
         var tables: [String: [String]] = [:]
-        for row in names {
-            let schema: String = row["schema"], table: String = row["name"]
-            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(schema).\(table) ORDER BY id").map(\.description)
+        for table in names where try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM pragma_table_list WHERE name = ?)", arguments: [table])! {
+            tables[table] = try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id").map(\.description)
         }
         return tables
     }

@@ -15,6 +15,8 @@ final class GenerationBuild {
     let claims: [GenerationClaim]
     let projectors: [any Projector]
     private var shadow: DatabaseQueue?
+    /// Set once the live link names a manifest naming these files: then ``discard()`` leaves them.
+    var isLive = false
 
     init(in folder: String, replaying projectors: [any Projector]) throws {
         self.projectors = projectors
@@ -56,10 +58,11 @@ final class GenerationBuild {
         }
     }
 
-    /// Removes every file made (a failed or abandoned build).
+    /// Removes every file made (a failed or abandoned build), unless they became live.
     func discard() {
         try? shadow?.close()
         shadow = nil
+        guard !isLive else { return }
         for path in files.values { ReadModel.discard(path) }
     }
 

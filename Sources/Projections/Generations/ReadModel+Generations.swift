@@ -45,8 +45,9 @@ extension ReadModel {
     /// Returns it open, with its claims.
     static func install(_ build: GenerationBuild, keeping kept: [String: String], in library: String, projectors: [any Projector]) throws -> Opened {
         var claims = [try newGeneration(in: library)]
+        let generation = Generation(manifest: claims[0].path, files: kept.merging(build.files) { $1 })
+        var database: DatabasePool?
         do {
-            let generation = Generation(manifest: claims[0].path, files: kept.merging(build.files) { $1 })
             try Generation.write(generation.manifest, files: generation.files)
             try syncFolder(generation.folder)
             // This process's own claims on the files it keeps: the generation it replaces lets go of its own.
@@ -54,11 +55,19 @@ extension ReadModel {
                 guard let claim = try GenerationClaim.claim(path) else { throw EventLogError.io(operation: "claim", path: path, errno: ENOENT) }
                 claims.append(claim)
             }
+            // Opened before the link names it (opening makes files, which a full disk refuses): once the
+            // link is flipped the generation is live, and its files must stay.
+            database = try openLive(generation, projectors: projectors, readOnly: false)
             try LiveLink(library: library).point(at: generation.manifest)
-            let database = try openLive(generation, projectors: projectors, readOnly: false)
-            return Opened(generation: generation, database: database, claims: claims + build.claims)
+            return Opened(generation: generation, database: database!, claims: claims + build.claims)
         } catch {
-            discard(claims[0].path)
+            try? database?.close()
+            if LiveLink(library: library).read() == .generation(generation.manifest) {
+                // Flipped, but the library folder's sync failed: live all the same.
+                build.isLive = true
+            } else {
+                discard(generation.manifest)
+            }
             throw error
         }
     }

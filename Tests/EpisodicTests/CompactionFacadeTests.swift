@@ -12,12 +12,14 @@ struct CompactionFacadeTests {
         let studio = try Studio()
         let podcast = try studio.createPodcast("Night Shift")
         let episodes = try (1...40).map { try studio.createEpisode(in: podcast, "Episode \($0), with a longer title to fill frames") }
-        // A segment seals at 64 MiB; the same commits, in segments of 2 KiB, give sealed ones to compact.
+        // A library's writers compact each segment they seal, and seal none before 512 KiB; the same
+        // commits, in segments of 2 KiB written by a writer that does not, give sealed ones to compact.
         let path = studio.folder + "/segmented"
         let source = try EventLog(at: studio.library.path)
         var commits: [StoredCommit] = []
         try source.readCommits(from: LogPosition(1)) { commits.append($0) }
-        let target = try EventLog.create(at: path, id: source.libraryID!, options: EventLog.Options(segmentSizeLimit: 2 << 10))
+        let target = try EventLog.create(
+            at: path, id: source.libraryID!, options: EventLog.Options(segmentSizeLimit: 2 << 10, automaticCompaction: nil))
         try target.write { try $0.copy(commits) }
 
         let library = try Library(at: path)

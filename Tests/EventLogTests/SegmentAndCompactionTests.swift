@@ -5,10 +5,11 @@ import Testing
 
 @Suite("Segments and compaction")
 struct SegmentAndCompactionTests {
-    /// A library whose 1 KiB segment limit makes a new segment every few commits.
+    /// A library whose 1 KiB segment limit makes a new segment every few commits, written by a writer
+    /// that leaves its sealed segments to ``LogWriter/compact(_:)``.
     func smallSegments(commits: Int = 40) throws -> (TemporaryLibrary, EventLog) {
         let library = TemporaryLibrary()
-        let log = try library.create(EventLog.Options(segmentSizeLimit: 1024))
+        let log = try library.create(EventLog.Options(segmentSizeLimit: 1024, automaticCompaction: nil))
         try log.write { writer in
             for i in 1...commits {
                 try writer.append(Given.commit(
@@ -79,11 +80,13 @@ struct SegmentAndCompactionTests {
         #expect(read == before)
     }
 
-    @Test("pinning from a position opens only the segments that hold it and what follows")
+    @Test("segments not yet compacted are held open from the start; pinning from a position opens the compacted ones that hold it and what follows")
     func pinnedFromPosition() throws {
-        let (library, _) = try smallSegments(commits: 60)
+        let (library, writer) = try smallSegments(commits: 60)
+        try writer.write { _ = try $0.compact() }
         let log = try library.open()
         try #require(log.segments.count >= 3)
+        #expect(Set(log.readFiles.keys) == [log.segments.last!.number])
         let third = log.segments[2]
         try log.pinSegments(from: third.header.firstPosition.next)
         #expect(Set(log.readFiles.keys) == Set(log.segments[2...].map(\.number)))

@@ -5,10 +5,12 @@ import Testing
 
 @Suite("Verify")
 struct VerificationTests {
-    /// The library is returned with the log: dropping it would delete the folder under the log.
+    /// The library is returned with the log: dropping it would delete the folder under the log. Its
+    /// segments keep the frames commits wrote (nothing compacts them), so that damage can be put in a
+    /// middle one.
     func libraryWithBlobs() throws -> (library: TemporaryLibrary, log: EventLog, ref: BlobRef) {
         let library = TemporaryLibrary()
-        let log = try library.create(EventLog.Options(segmentSizeLimit: 2048))
+        let log = try library.create(EventLog.Options(segmentSizeLimit: 2048, automaticCompaction: nil))
         let ref = try log.blobs.put(Array("a transcript".utf8))
         try log.write { writer in
             for i in 1...30 {

@@ -104,7 +104,7 @@ extension EventLog {
     /// segment when the last one is full. A new segment is created with its header, not yet synced.
     private func placeFrame(of length: UInt64) throws(EventLogError) -> (Int, UInt64) {
         if let last = segments.last,
-            last.size == UInt64(SegmentHeader.size) || last.size + length <= min(options.segmentSizeLimit, UInt64(UInt32.max))
+            last.size == UInt64(SegmentHeader.size) || last.size + length <= sealSize
         {
             return (segments.count - 1, last.size)
         }

@@ -18,6 +18,7 @@ extension EventLog {
         maintenance.decodedFrame = nil
         let listing = try listSegments()
         segments = listing.segments
+        readFiles = listing.pinned
         if trustingIndex { index.load(generations: generations) } else { index.reset() }
         // Index entries are written only after their commit is on disk: what the index covers was acknowledged.
         let indexClaim = LogPosition(index.covered)
@@ -215,12 +216,16 @@ extension EventLog {
     /// The segment files, numbered 1... without gaps. A last segment whose header is torn, holding no
     /// valid frame (a crash while it was being created, before any commit in it was acknowledged), is
     /// left out and returned apart, for the writer to set aside.
+    ///
+    /// Segments no compaction has rewritten yet stay open (`pinned`): a writer may compact them at any
+    /// moment, and a reader goes on reading the files it listed, whose sizes and frames it knows.
     private func listSegments() throws(EventLogError)
-        -> (segments: [Segment], tornLastSegment: (number: UInt32, name: String, size: UInt64)?)
+        -> (segments: [Segment], pinned: [UInt32: File], tornLastSegment: (number: UInt32, name: String, size: UInt64)?)
     {
         let names = try FileSystem.contents(of: layout.logDirectory)
         let numbers = names.compactMap(Segment.number(inName:)).sorted()
         var found: [Segment] = []
+        var pinned: [UInt32: File] = [:]
         var torn: (number: UInt32, name: String, size: UInt64)?
         for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else { throw .missingSegment(name: Segment.name(of: UInt32(i + 1))) }
@@ -247,8 +252,9 @@ extension EventLog {
                 throw .damagedLog(segment: Segment.name(of: number), offset: 20, reason: "its header names segment \(header.number)")
             }
             found.append(Segment(header: header, path: path, size: size))
+            if header.generation == 0 { pinned[number] = file }
         }
-        return (found, torn)
+        return (found, pinned, torn)
     }
 
     /// Leftovers of an interrupted compaction: removed by the writer, once every segment is known to be readable.

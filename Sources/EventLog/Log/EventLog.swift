@@ -22,17 +22,25 @@ public final class EventLog {
 
     public struct Options: Sendable {
         /// A segment stops taking commits once it reaches this many bytes (at most 4 GiB, the reach of
-        /// the stream index's 32-bit frame offsets; larger values count as 4 GiB).
-        public var segmentSizeLimit: UInt64 = 64 << 20
+        /// the stream index's 32-bit frame offsets; larger values count as 4 GiB). With automatic
+        /// compaction it stops sooner while the log is young (see ``EventLog/sealSize``).
+        public var segmentSizeLimit: UInt64 = 8 << 20
         /// How long ``EventLog/write(_:)`` waits for another writer before it gives up.
         public var lockTimeout: Duration = .seconds(10)
         /// How many new index entries the writer gathers before it folds them into the sorted index.
         public var indexMergeThreshold = 8192
+        /// How the writer compacts each segment it seals, before it lets the lock go; nil: never on its
+        /// own, only through ``LogWriter/compact(_:)``.
+        public var automaticCompaction: CompactionSettings? = .automatic
 
-        public init(segmentSizeLimit: UInt64 = 64 << 20, lockTimeout: Duration = .seconds(10), indexMergeThreshold: Int = 8192) {
+        public init(
+            segmentSizeLimit: UInt64 = 8 << 20, lockTimeout: Duration = .seconds(10), indexMergeThreshold: Int = 8192,
+            automaticCompaction: CompactionSettings? = .automatic
+        ) {
             self.segmentSizeLimit = min(segmentSizeLimit, UInt64(UInt32.max))
             self.lockTimeout = lockTimeout
             self.indexMergeThreshold = max(indexMergeThreshold, 1)
+            self.automaticCompaction = automaticCompaction
         }
     }
 
@@ -60,6 +68,9 @@ public final class EventLog {
     /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
     /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
     public internal(set) var unreadableTail: UnreadableTail?
+    /// Why the last automatic compaction stopped (nil when it went well, or none ran): it changed nothing
+    /// it did not finish, and the next writer tries again.
+    public internal(set) var automaticCompactionFailure: EventLogError?
     /// What the writer does with a bad last frame that something shows was acknowledged.
     var acknowledgedTail = AcknowledgedTail.refuse(witness: nil)
 
@@ -142,7 +153,9 @@ public final class EventLog {
         try removeCompactionLeftovers()
         removeAbandonedFiles()
         persistIndex()
-        return try body(LogWriter(log: self, recovered: recovered))
+        let result = try body(LogWriter(log: self, recovered: recovered))
+        compactSealedSegments()
+        return result
     }
 
     /// Sets aside bad bytes at the end of the log even when something shows they were an acknowledged

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How ``LogWriter/compact(_:)`` rewrites sealed segments.
-public struct CompactionSettings: Sendable {
+public struct CompactionSettings: Sendable, Equatable {
     /// Events are packed into frames of about this much JSON (bytes). Larger frames compress better;
     /// reading one event through the stream index decodes its whole frame.
     public var frameContentSize: Int
@@ -32,34 +32,63 @@ public struct CompactionReport: Sendable, Equatable {
 
 extension EventLog {
     /// Rewrites each sealed segment (every segment but the last) into large frames.
+    func compact(_ settings: CompactionSettings) throws(EventLogError) -> CompactionReport {
+        try compact(segments.dropLast().filter { settings.includeCompacted || $0.header.generation == 0 }, settings)
+    }
+
+    /// Rewrites `chosen`, sealed segments, into large frames, one after the other.
     ///
     /// Atomic per segment: a new file is written beside the old, fsynced, and renamed over it, then the
     /// folder is fsynced. Positions and content do not change, and `lz4 -dc` still reads the result.
-    /// The stream index (whose frame offsets move) is removed first and rebuilt at the end, so a crash
-    /// in between leaves at worst an index to rebuild.
-    func compact(_ settings: CompactionSettings) throws(EventLogError) -> CompactionReport {
+    /// The stream index is then pointed at the frames' new places; a crash before that leaves entries
+    /// that lead nowhere, which readers notice and rebuild the index for.
+    func compact(_ chosen: [Segment], _ settings: CompactionSettings) throws(EventLogError) -> CompactionReport {
         var report = CompactionReport(segmentsCompacted: 0, bytesBefore: 0, bytesAfter: 0, jsonBytes: 0)
-        let sealed = segments.dropLast().filter { settings.includeCompacted || $0.header.generation == 0 }
-        guard !sealed.isEmpty else { return report }
-        try index.removeFiles()
-        for segment in sealed {
-            let json = try rewrite(segment, settings: settings)
-            let after = try File.openForReading(segment.path).size()
+        for segment in chosen {
+            guard let at = segments.firstIndex(of: segment), at < segments.count - 1 else { continue }
+            let rewritten = try rewrite(segment, settings: settings)
+            segments[at] = rewritten.segment
             report.segmentsCompacted += 1
             report.bytesBefore += segment.size
-            report.bytesAfter += after
-            report.jsonBytes += json
+            report.bytesAfter += rewritten.segment.size
+            report.jsonBytes += rewritten.json
+            do {
+                try index.relocate(Relocation(entries: rewritten.entries), generations: generations)
+            } catch {
+                // The index is derived: built again from the log, which is whole.
+                try rebuildIndex()
+            }
         }
-        readFiles = [:]
-        _ = try synchronize(repair: true, trustingIndex: false)
-        try index.merge(generations: generations)
         return report
     }
 
-    /// Writes `segment` again with large frames; returns the bytes of JSON it holds.
-    private func rewrite(_ segment: Segment, settings: CompactionSettings) throws(EventLogError) -> UInt64 {
+    /// What ``rewrite(_:settings:)`` made: the segment as it now is, the JSON it holds (bytes), and the
+    /// stream index entries of its events at their new places, in position order.
+    private struct Rewritten {
+        var segment: Segment
+        var json: UInt64
+        var entries: [IndexEntry]
+    }
+
+    /// Writes `segment` again with large frames.
+    private func rewrite(_ segment: Segment, settings: CompactionSettings) throws(EventLogError) -> Rewritten {
         let folder = try layout.logFolder()
         let (temporary, output) = try folder.createTemporary(prefix: segment.name + ".", suffix: ".compacting")
+        do {
+            let rewritten = try rewrite(segment, into: output, settings: settings)
+            try output.sync()
+            try folder.rename(temporary, to: segment.name)
+            try folder.sync()
+            maintenance.decodedFrame = nil
+            readFiles[segment.number] = nil
+            return rewritten
+        } catch {
+            try? folder.remove(temporary)
+            throw error
+        }
+    }
+
+    private func rewrite(_ segment: Segment, into output: File, settings: CompactionSettings) throws(EventLogError) -> Rewritten {
         var header = segment.header
         header.generation += 1
         try output.write(header.bytes, at: 0)
@@ -68,6 +97,9 @@ extension EventLog {
         chunk.reserveCapacity(settings.frameContentSize + (1 << 16))
         var frame: [UInt8] = []
         var json: UInt64 = 0
+        var entries: [IndexEntry] = []
+        /// The entries of the lines in `chunk`, whose frame offset is known once the frame is written.
+        var framed = 0
         var expected = segment.header.firstPosition
         let frameSettings = LZ4Frame.Settings(level: settings.level, linkedBlocks: true)
 
@@ -76,6 +108,8 @@ extension EventLog {
             frame.removeAll(keepingCapacity: true)
             chunk.withUnsafeBytes { LZ4Frame.compress($0, settings: frameSettings, into: &frame) }
             try output.write(frame, at: written)
+            for i in framed..<entries.count { entries[i].frameOffset = UInt32(written) }
+            framed = entries.count
             written += UInt64(frame.count)
             chunk.removeAll(keepingCapacity: true)
         }
@@ -87,36 +121,35 @@ extension EventLog {
             let step = try cursor.next()
             guard case .frame(let offset, let bytes) = step else {
                 if case .end = step { break }
-                try? folder.remove(temporary)
                 throw .damagedLog(segment: segment.name, offset: cursor.offset, reason: "\(step)")
             }
             let length: Int
             do {
                 length = try maintenance.decode(bytes)
             } catch {
-                try? folder.remove(temporary)
                 throw .damagedLog(segment: segment.name, offset: offset, reason: error.reason)
             }
             let content = maintenance.content.bytes(0..<length)
-            for (lineStart, line) in Lines(content) {
+            let lines = Lines(content)
+            if lines.hasUnterminatedTail {
+                throw .damagedLog(segment: segment.name, offset: offset, reason: "its last line has no newline")
+            }
+            for (lineStart, line) in lines {
                 guard let envelope = try? EnvelopeParser.parse(line), envelope.position == expected else {
-                    try? folder.remove(temporary)
                     throw .damagedLog(segment: segment.name, offset: offset, reason: "expected position \(expected)")
                 }
                 expected = expected.next
                 // Frames end on line boundaries, so that every frame is whole JSON lines.
                 let withNewline = UnsafeRawBufferPointer(rebasing: content[lineStart...(lineStart + line.count)])
                 if chunk.count + withNewline.count > settings.frameContentSize { try flush() }
+                entries.append(IndexEntry(
+                    streamHash: streamHash(envelope.streamBytes), position: envelope.position.rawValue,
+                    segment: segment.number, frameOffset: 0, lineOffset: UInt32(chunk.count)))
                 chunk.append(contentsOf: withNewline)
             }
             json += UInt64(length)
         }
         try flush()
-        try output.sync()
-        try folder.rename(temporary, to: segment.name)
-        try folder.sync()
-        maintenance.decodedFrame = nil
-        readFiles[segment.number] = nil
-        return json
+        return Rewritten(segment: Segment(header: header, path: segment.path, size: written), json: json, entries: entries)
     }
 }

@@ -149,9 +149,39 @@ final class StreamIndex {
         persistedCount = added.count
     }
 
-    /// Folds the tail into a new sorted run and starts an empty tail.
-    func merge(generations: [UInt32: UInt32]) throws(EventLogError) {
-        let tail = try tailEntries()
+    /// Points the entries of one compacted segment at their new frames.
+    ///
+    /// Entries after the sorted run are written into a new tail. If the run holds any of them, it is
+    /// written again with them, through the end of the segment only: the entries after it stay in the
+    /// tail, where the next compaction finds them without writing the run again. Either file is replaced
+    /// by a rename, never changed in place, so that a reader keeps the index it loaded, which matches the
+    /// segment files it holds open. Positions the index does not cover yet are indexed from the log as usual.
+    func relocate(_ relocation: Relocation, generations: [UInt32: UInt32]) throws(EventLogError) {
+        guard !isBroken, let first = relocation.entries.first?.position, let last = relocation.entries.last?.position,
+            first <= covered
+        else { return }
+        if first <= run?.covered ?? 0 {
+            try merge(generations: generations, relocating: relocation, through: min(last, covered))
+            return
+        }
+        var entries: [IndexEntry] = []
+        entries.reserveCapacity(tailCount)
+        for entry in try tailEntries() { entries.append(try relocation.apply(entry)) }
+        try writeTail(entries, base: run?.covered ?? 0)
+    }
+
+    /// Folds the tail into a new sorted run, through position `end` (nil: all of it); what follows stays
+    /// in a new tail. `relocation` moves one compacted segment's entries on the way.
+    func merge(
+        generations: [UInt32: UInt32], relocating relocation: Relocation? = nil, through end: UInt64? = nil
+    ) throws(EventLogError) {
+        var tail = try tailEntries()
+        if let relocation {
+            for i in tail.indices { tail[i] = try relocation.apply(tail[i]) }
+        }
+        let covered = max(end ?? self.covered, run?.covered ?? 0)
+        let kept = Array(tail.drop { $0.position <= covered })
+        tail.removeLast(kept.count)
         let added = tail.sorted(by: IndexEntry.streamOrder)
         var merged: [IndexEntry] = []
         merged.reserveCapacity((run?.entryCount ?? 0) + added.count)
@@ -159,9 +189,10 @@ final class StreamIndex {
         let old = run?.entryCount ?? 0
         while i < old || j < added.count {
             if i < old {
-                guard let entry = run!.entry(at: i) else {
+                guard var entry = run!.entry(at: i) else {
                     throw .damagedLog(segment: "index/streams.sorted", offset: UInt64(i), reason: "index entry \(i) fails its check")
                 }
+                if let relocation { entry = try relocation.apply(entry) }
                 if j == added.count || IndexEntry.streamOrder(entry, added[j]) {
                     merged.append(entry)
                     i += 1
@@ -171,22 +202,39 @@ final class StreamIndex {
             merged.append(added[j])
             j += 1
         }
-        var sparse = run?.sparsePoints ?? []
+        var sparse = (run?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 }
         for entry in tail where (entry.position - 1) % SortedRun.sparseStep == 0 {
             sparse.append((entry.position, entry.segment, entry.frameOffset))
         }
-        let covered = self.covered
-        let last = lastEntry
+        var last = tail.last ?? run?.lastEntry
+        if let relocation, let entry = last { last = try relocation.apply(entry) }
         let segments = generations.filter { $0.key <= (last?.segment ?? 0) }.sorted { $0.key < $1.key }
             .map { ($0.key, $0.value) }
         try SortedRun.write(
             entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: Self.sortedName)
-        try startTail(base: covered)
         run = SortedRun(path: sortedPath)
-        mapped = nil
-        self.added = []
-        persistedCount = 0
+        if kept.isEmpty {
+            try startTail(base: covered)
+            mapped = nil
+            self.added = []
+            persistedCount = 0
+            tailFile = nil
+        } else {
+            try writeTail(kept, base: covered)
+        }
+    }
+
+    /// Replaces the tail file with `entries`, the entries after position `base`, and holds them in memory.
+    private func writeTail(_ entries: [IndexEntry], base: UInt64) throws(EventLogError) {
+        var out = Self.tailHeader(base: base)
+        out.reserveCapacity(out.count + entries.count * IndexEntry.size)
+        for entry in entries { entry.append(to: &out) }
+        try folder().replace(Self.tailName, with: out, syncingFile: false)
+        tailFileBase = base
         tailFile = nil
+        mapped = nil
+        added = entries
+        persistedCount = entries.count
     }
 
     /// Every entry after the sorted run, in position order.
@@ -200,14 +248,6 @@ final class StreamIndex {
             entries.append(entry)
         }
         return entries + added
-    }
-
-    /// Removes both files: compaction does this before it moves any frame.
-    func removeFiles() throws(EventLogError) {
-        let folder = try folder()
-        try folder.remove(Self.sortedName)
-        try folder.remove(Self.tailName)
-        reset()
     }
 
     static let sortedName = "streams.sorted"
@@ -238,11 +278,15 @@ final class StreamIndex {
         for name in [Self.sortedName, Self.tailName] { folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name)) }
     }
 
-    private func startTail(base: UInt64) throws(EventLogError) {
-        var header = Self.tailTag
+    private static func tailHeader(base: UInt64) -> [UInt8] {
+        var header = tailTag
         header.appendLittleEndian(base)
         header.append(contentsOf: repeatElement(0, count: 16))
-        try folder().replace(Self.tailName, with: header, syncingFile: false)
+        return header
+    }
+
+    private func startTail(base: UInt64) throws(EventLogError) {
+        try folder().replace(Self.tailName, with: Self.tailHeader(base: base), syncingFile: false)
         tailFileBase = base
         tailFile = nil
     }

@@ -79,11 +79,13 @@ enum LibraryFiles {
 extension LibraryFiles {
     /// A copy of `library` at `copy` whose log rolls to a new segment every `segmentBytes`: the same
     /// commits under the same id, so that its hash chain is the original's, but in many segments, all
-    /// sealed but the last (a library's own segments hold 64 MiB, too much for a test to fill). The
-    /// blobs are copied; the read models are left for the first command to build.
+    /// sealed but the last, and none compacted (a library's own writers compact each segment they seal,
+    /// and seal none before 512 KiB). The blobs are copied; the read models are left for the first
+    /// command to build.
     static func resegmented(_ library: String, into copy: String, segmentBytes: UInt64) throws {
         let source = try EventLog(at: library)
-        let target = try EventLog.create(at: copy, id: source.libraryID!, options: EventLog.Options(segmentSizeLimit: segmentBytes))
+        let target = try EventLog.create(
+            at: copy, id: source.libraryID!, options: EventLog.Options(segmentSizeLimit: segmentBytes, automaticCompaction: nil))
         var commits: [StoredCommit] = []
         try source.readCommits(from: LogPosition(1)) { commits.append($0) }
         try target.write { try $0.copy(commits) }

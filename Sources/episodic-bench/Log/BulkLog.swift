@@ -1,14 +1,15 @@
 import EventLog
 
-/// The log that is scanned and compacted: `events` podcast events in 4 MiB segments, so that
-/// compaction finds sealed segments to rewrite.
+/// The log that is scanned and compacted: `events` podcast events in 4 MiB segments, written by a writer
+/// that does not compact them, as a library written before automatic compaction, so that
+/// ``LogWriter/compact(_:)`` finds sealed segments to rewrite.
 ///
 /// Real commands commit 1 to 5 events. This log is written in commits of 500 so that a million events
 /// take 2,000 fsyncs instead of some 300,000: the mix of streams and types is the same, but each frame
 /// holds 500 events, so frames compress better than a real log's do before compaction.
 enum BulkLog {
     static let eventsPerCommit = 500
-    static let options = EventLog.Options(segmentSizeLimit: 4 << 20)
+    static let options = EventLog.Options(segmentSizeLimit: 4 << 20, automaticCompaction: nil)
     /// About three segments' worth: fewer would leave compaction nothing sealed to rewrite.
     static let minimumEvents = 100_000
 
@@ -36,5 +37,12 @@ enum BulkLog {
         report.value("bulkSeconds", total)
         report.value("bulkAppendEventsPerSecond", rate)
         return studio
+    }
+
+    /// The bytes of JSON the log holds: its lines, newlines included, as `lz4 -dc` prints them.
+    static func jsonBytes(library: String) throws -> Int {
+        var total = 0
+        try EventLog(at: library, options: options).read { total += $0.line.count + 1 }
+        return total
     }
 }

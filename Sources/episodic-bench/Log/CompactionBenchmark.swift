@@ -1,9 +1,10 @@
 import EventLog
 
 /// Compaction of the bulk log's sealed segments with the default settings (1 MiB frames,
-/// LZ4-HC level 9), and how much smaller than their JSON the segments are before and after.
+/// LZ4-HC level 9), and how much smaller than their JSON the segments are before and after, next to
+/// what `lz4 -9` makes of the whole log's JSON as one frame.
 enum CompactionBenchmark {
-    static func run(library: String, report: Report) throws {
+    static func run(library: String, json: Int, report: Report) throws {
         let log = try EventLog(at: library, options: BulkLog.options)
         var result: CompactionReport?
         let seconds = try timed {
@@ -16,6 +17,11 @@ enum CompactionBenchmark {
         let after = result.ratio
         let throughput = Double(result.jsonBytes) / 1_048_576 / seconds
         report.line("compaction ratio", "\(after.grouped(decimals: 2))x JSON to disk (target >= 3x)")
+        if let oneFrame = try Lz4Peer.oneFrameBytes(library: library, level: 9) {
+            let peer = Double(json) / Double(oneFrame)
+            report.line("lz4 -9, one frame", "\(peer.grouped(decimals: 2))x: the whole log's JSON as one frame, linked blocks")
+            report.value("lz4OneFrameRatio", peer)
+        }
         report.line(
             "before compaction", "\(before.grouped(decimals: 2))x (\(BulkLog.eventsPerCommit)-event commit frames)")
         report.line(

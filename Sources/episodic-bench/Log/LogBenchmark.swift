@@ -50,13 +50,14 @@ struct LogBenchmark: ParsableCommand {
         try LargeCommits(log: log, rounds: rounds).run(studio: &studio, report: report)
 
         let bulk = try BulkLog.write(events: events, at: folder.bulkLibrary, report: report)
+        let json = try BulkLog.jsonBytes(library: folder.bulkLibrary)
         let scan = try EnvelopeScan.eventsPerSecond(library: folder.bulkLibrary, made: bulk)
-        report.line("sequential envelope reads", "\(scan.grouped()) events/s (target >= 1,000,000)")
+        report.line("sequential envelope reads", "\(scan.grouped()) events/s (target >= 1,000,000)" + (try Self.againstLz4(scan, json, events, folder)))
         report.value("scanEventsPerSecond", scan)
 
-        try CompactionBenchmark.run(library: folder.bulkLibrary, report: report)
+        try CompactionBenchmark.run(library: folder.bulkLibrary, json: json, report: report)
         let compactedScan = try EnvelopeScan.eventsPerSecond(library: folder.bulkLibrary, made: bulk)
-        report.line("reads after compaction", "\(compactedScan.grouped()) events/s")
+        report.line("reads after compaction", "\(compactedScan.grouped()) events/s" + (try Self.againstLz4(compactedScan, json, events, folder)))
         report.value("compactedScanEventsPerSecond", compactedScan)
 
         if let peak = ResidentMemory.peakBytes() {
@@ -64,5 +65,16 @@ struct LogBenchmark: ParsableCommand {
             report.value("peakRSSBytes", Int(peak))
         }
         report.finish()
+    }
+
+    /// The scan's rate in MB/s of JSON, next to `lz4 -dc` over the same files (the reference decoder,
+    /// which parses nothing), measured now.
+    private static func againstLz4(_ eventsPerSecond: Double, _ json: Int, _ events: Int, _ folder: BenchFolder) throws -> String {
+        let megabytes = Double(json) / 1_000_000
+        let scanRate = megabytes * eventsPerSecond / Double(events)
+        guard let seconds = try Lz4Peer.decodeSeconds(library: folder.bulkLibrary) else {
+            return "; \(scanRate.grouped()) MB/s of JSON (lz4 not installed: no peer)"
+        }
+        return "; \(scanRate.grouped()) MB/s of JSON, against \((megabytes / seconds).grouped()) MB/s for `lz4 -dc` of the same files"
     }
 }

@@ -11,6 +11,11 @@ struct RebuildMeasurement: Decodable {
     let peakBytes: UInt64
     /// False when the kernel refused the reset: the peak then covers the child's whole life.
     let peakReset: Bool
+    /// Blobs the projectors read, counted as they read them (one read twice counts twice), and their bytes.
+    let blobReads: Int
+    let blobBytes: Int
+    /// Reading those blobs again, alone, once the rebuild was done.
+    let blobSeconds: Double
 
     var eventsPerSecond: Double { Double(events) / seconds }
 

@@ -5,7 +5,7 @@ extension Library {
     /// DESIGN.md's write path, the one every change takes (submit, undo, redo): take the writer lock;
     /// catch the read models up to the head (rebuilding a malformed one from the log); run `body`, which
     /// loads states and facts through the ``Workspace``, decides, stores blobs and appends through the
-    /// writer; then project what it appended.
+    /// writer; sync what it appended unsynced; then project it.
     ///
     /// On a shared library, a commit a teammate's overtook (``LogStoreRace``) is decided again on the
     /// copy that now holds theirs, up to ``decisionAttempts`` times; `body` must then have appended
@@ -31,6 +31,8 @@ extension Library {
             while result == nil {
                 do {
                     result = try body(writer, Workspace(log: store, readModel: model))
+                    // What `body` appended unsynced is durable before anything is projected from it.
+                    try writer.sync()
                 } catch is LogStoreRace where attempt < Self.decisionAttempts {
                     // A teammate's commit came first; the copy now holds it: decide again on it.
                     attempt += 1

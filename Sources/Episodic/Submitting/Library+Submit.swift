@@ -19,7 +19,8 @@ public struct SubmitReport: Sendable {
 extension Library {
     /// Runs commands as the library's only writer, on the write path every change takes
     /// (<doc:TheWritePath>): for each command, load its streams and facts, decide, store its blobs and
-    /// append its events (one commit, fsynced); then project the new events.
+    /// append its events (one commit); then sync the commits, all with one fsync (group commit: none
+    /// is reported before it is durable), and project the new events.
     ///
     /// Each command is its own commit, unless `atomic`: then every command is decided first and all their
     /// events go in one commit, or, at the first refusal, nothing is written and the refusal is thrown
@@ -64,7 +65,8 @@ extension Library {
                         if atomic {
                             outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
                         } else {
-                            outcome.positions = try batch.append(to: writer, actor: actor, at: time, read: workspace.versionsRead)
+                            outcome.positions = try batch.append(
+                                to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
                         }
                         outcome.changes = try workspace.changes(of: events, from: before)
                         results.append(.success(outcome))

@@ -39,14 +39,23 @@ struct PendingCommit {
     /// decision read: those the commit does not write are expected at that version too, so that on a
     /// shared log a teammate's change to one (a podcast deleted while an episode is added to it) makes
     /// the commit decide again rather than land on what it did not see.
-    func append(to writer: any LogAppender, actor: String, at time: Timestamp, read: [StreamID: Int]) throws -> ClosedRange<LogPosition>? {
+    ///
+    /// `synced: false` is group commit (``LogAppender/appendUnsynced(_:blobs:claims:)``): the caller
+    /// syncs before it reports the commit done.
+    func append(
+        to writer: any LogAppender, actor: String, at time: Timestamp, read: [StreamID: Int], synced: Bool = true
+    ) throws -> ClosedRange<LogPosition>? {
         guard !events.isEmpty else { return nil }
         var expectations = self.expectations
         for (stream, version) in read where expectations[stream] == nil {
             expectations[stream] = version == 0 ? .noStream : .exactly(version)
         }
-        return try writer.append(Commit(
+        let commit = Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
-            actor: actor, timestamp: time, undoes: undoes), blobs: blobs, claims: ClaimChange.changes(for: events)).positions
+            actor: actor, timestamp: time, undoes: undoes)
+        let claims = ClaimChange.changes(for: events)
+        return try (synced
+            ? writer.append(commit, blobs: blobs, claims: claims)
+            : writer.appendUnsynced(commit, blobs: blobs, claims: claims)).positions
     }
 }

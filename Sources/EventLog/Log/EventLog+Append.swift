@@ -2,8 +2,9 @@ import CoreValues
 import Foundation
 
 extension EventLog {
-    /// Appends `commit` as one frame. `durably`: fsync it before returning (a copy of a shared log's
-    /// commits syncs once, after the last). `chained`: its first line carries `prev` (false only for a
+    /// Appends `commit` as one frame. `durably`: fsync it before returning; otherwise it is durable once
+    /// ``syncAppended()`` returns (group commit: a batch of commits, or a copy of a shared log's, pays
+    /// one fsync). `chained`: its first line carries `prev` (false only for a
     /// copy of a commit written before the chain, so that the copy keeps its bytes).
     func append(_ commit: Commit, durably: Bool = true, chained: Bool = true) throws(EventLogError) -> AppendResult {
         try validate(commit)
@@ -56,13 +57,19 @@ extension EventLog {
             try file.write(frameBuffer, at: offset)
             if durably { try file.sync() }
         } catch {
+            // A failed sync may have lost earlier unsynced frames too: they go back with this one.
+            if durably, let unsynced = unsyncedFrom {
+                takeBackUnsynced(unsynced)
+                throw error
+            }
             // Not acknowledged: take the bytes back so that the next commit does not land after them.
             try? file.truncate(to: offset)
             try? file.sync()
             throw error
         }
 
-        // Acknowledged.
+        // Acknowledged, or written for ``syncAppended()`` to make durable.
+        if durably { unsyncedFrom = nil } else if unsyncedFrom == nil { unsyncedFrom = (segment.number, offset) }
         let first = head.next
         segments[segmentIndex].size = offset + UInt64(frameBuffer.count)
         head = position
@@ -110,7 +117,10 @@ extension EventLog {
         }
         // Sealed: frames a killed writer left unsynced, which this one took as part of the log, become
         // durable before anything follows them in the next segment.
-        if let last = segments.last { try appendTarget(last).sync() }
+        if let last = segments.last {
+            try appendTarget(last).sync()
+            unsyncedFrom = nil
+        }
         let number = UInt32(segments.count + 1)
         let header = SegmentHeader(number: number, firstPosition: head.next, generation: 0)
         let path = layout.segmentPath(number)

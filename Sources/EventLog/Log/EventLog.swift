@@ -85,6 +85,9 @@ public final class EventLog {
     // Writer state, valid only inside `write`.
     var isWriting = false
     var appendFile: (segment: UInt32, file: File)?
+    /// Where the first frame written since the last sync starts (always in the last segment: sealing a
+    /// segment syncs it); nil when everything appended is durable.
+    var unsyncedFrom: (segment: UInt32, offset: UInt64)?
     var lineBuffer: [UInt8] = []
     var frameBuffer: [UInt8] = []
 
@@ -153,7 +156,15 @@ public final class EventLog {
         try removeCompactionLeftovers()
         removeAbandonedFiles()
         persistIndex()
-        let result = try body(LogWriter(log: self, recovered: recovered))
+        let result: Result
+        do {
+            result = try body(LogWriter(log: self, recovered: recovered))
+        } catch {
+            // Commits appended before the failure are whole and chained: they stay, durably.
+            try? syncAppended()
+            throw error
+        }
+        try syncAppended()
         compactSealedSegments()
         return result
     }

@@ -56,6 +56,14 @@ public protocol LogAppender {
     /// machines takes `claims` with the commit and refuses it when another stream holds one; a store
     /// with one writer ignores them.
     func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult
+
+    /// Group commit: appends `commit` as ``append(_:blobs:claims:)`` does, but may return before it is
+    /// durable. It is durable, with every commit appended before it, once ``sync()`` returns (or the
+    /// writer section ends); until then it must not be reported as done, nor projected.
+    func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult
+
+    /// Makes every commit appended so far durable, with one fsync for all of them.
+    func sync() throws
 }
 
 extension EventLog: LogStore {
@@ -80,6 +88,19 @@ extension LogWriter: LogAppender {
     public func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
         for blob in blobs { _ = try log.blobs.put(blob) }
         return try append(commit)
+    }
+
+    /// Blobs are still stored durably first: the kernel may write the commit's frame back at any
+    /// moment, and a durable commit must never name a blob that is not.
+    public func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        for blob in blobs { _ = try log.blobs.put(blob) }
+        return try log.append(commit, durably: false)
+    }
+
+    public func sync() throws {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        try log.syncAppended()
     }
 }
 

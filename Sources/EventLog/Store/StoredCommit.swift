@@ -113,13 +113,6 @@ extension LogWriter {
     }
 }
 
-extension EventLog {
-    /// Makes what ``append(_:durably:chained:)`` wrote without syncing durable, and saves the index.
-    func syncAppended() throws(EventLogError) {
-        if let (_, file) = appendFile { try file.sync() }
-        persistIndex()
-    }
-}
 
 /// The chain's hash computed from commits rather than from a log's files: for checking that a shared
 /// log's server holds exactly what a library's own log holds, without writing a copy.

@@ -194,4 +194,11 @@ struct SharedAppender: LogAppender {
         for stream in Set(commit.events.map(\.stream)) { versions[stream] = try writer.version(of: stream) }
         return AppendResult(positions: positions, streamVersions: versions)
     }
+
+    /// The server commits each commit durably before it answers: there is nothing to group here.
+    func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
+        try append(commit, blobs: blobs, claims: claims)
+    }
+
+    func sync() throws {}
 }

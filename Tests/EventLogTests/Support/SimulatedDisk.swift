@@ -66,6 +66,8 @@ final class SimulatedDisk: FileSystemCalls, @unchecked Sendable {
 
     /// Operations counted so far.
     private(set) var operations = 0
+    /// The syncs that reached the model, by what they made durable.
+    private(set) var syncs: [Sync: Int] = [:]
     private var stopAt: Int?
     private(set) var stopped = false
     /// A sync that does nothing, to show that the tests fail without it.
@@ -175,6 +177,7 @@ final class SimulatedDisk: FileSystemCalls, @unchecked Sendable {
             if shouldStop() { return fail() }
             // The real fsync is left out: the model decides what is durable, and the test runs faster.
             if let ignoring, kind(of: node) == ignoring { return 0 }
+            if let kind = kind(of: node) { syncs[kind, default: 0] += 1 }
             switch node {
             case .file(let id):
                 files[id].durable = Self.apply(files[id].pending, to: files[id].durable)

@@ -20,16 +20,29 @@ public enum Script {
         -> [(line: Int, submission: Submission)]
     {
         var submissions: [(line: Int, submission: Submission)] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Split and trimmed as bytes: a script of transcripts is megabytes, and walking it by Character
+        // cost more than deciding its commands.
+        for (index, line) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = trimmed(line)
             guard !trimmed.isEmpty else { continue }
             do {
-                submissions.append((index + 1, try ScriptLine(Data(trimmed.utf8)).submission(now: now, readFile: readFile)))
+                submissions.append((index + 1, try ScriptLine(Data(trimmed)).submission(now: now, readFile: readFile)))
             } catch {
                 throw ScriptError(line: index + 1, reason: error)
             }
         }
         return submissions
+    }
+
+    /// `line` without the white space (Unicode's, line ends included) at either end.
+    private static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {
+        // Almost every line starts and ends with ASCII that is not space: `{` and `}`.
+        func printable(_ byte: UInt8?) -> Bool { byte.map { $0 > 0x20 && $0 < 0x80 } ?? false }
+        if printable(line.first) && printable(line.last) { return line }
+        let scalars = Substring(line).unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return Substring("").utf8 }
+        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return Substring(scalars[start...end]).utf8
     }
 }
 

@@ -44,6 +44,8 @@ extension Library {
             return time
         }
         let (results, readModelError) = try runWritePath { writer, workspace in
+            // Transcripts and images the script carries are written while earlier commands are decided.
+            writer.stage(submissions.flatMap(\.blobs))
             var results: [Result<SubmitOutcome, SubmitFailure>] = []
             var batch = PendingCommit(commandID: CommandID(UUID()))
             commands: for (index, submission) in submissions.enumerated() {

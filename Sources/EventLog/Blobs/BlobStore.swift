@@ -20,40 +20,67 @@ public struct BlobStore: Sendable {
         BlobRef(sha256: SHA256.hash(data: bytes).lowercaseHex, byteCount: bytes.count)!
     }
 
-    /// Stores `bytes` durably and returns their reference.
+    /// Stores `bytes` durably and returns their reference: ``stage(_:)``, then ``place(_:)``.
     ///
     /// The content goes to a temporary file `.incoming-<random>` in this folder, is fsynced, renamed to
     /// its place, and the shard folder is fsynced; the shard's own entry in `blobs/` is synced before the
     /// shard holds anything, even when an earlier process made it. When the blob's file is
     /// already there it is read and checked first: content that does not match its sha256 (damage) is
-    /// written again and replaces it, atomically. Nothing is written through a symbolic link: a link in
-    /// place of this folder or of a shard is refused, a link in place of a blob is replaced.
+    /// replaced, atomically. Nothing is written through a symbolic link: a link in place of this folder
+    /// or of a shard is refused, a link in place of a blob is replaced.
     @discardableResult
     public func put(_ bytes: [UInt8]) throws(EventLogError) -> BlobRef {
+        try place(try stage(bytes))
+    }
+
+    /// The slow half of ``put(_:)``, which needs no lock and names nothing yet: the content, compressed,
+    /// in a new temporary file of this folder, synced. ``BlobStaging`` does it on a thread of its own,
+    /// ahead of the commit that will name the blob.
+    func stage(_ bytes: [UInt8]) throws(EventLogError) -> StagedBlob {
         let ref = Self.reference(for: bytes)
-        let name = String(ref.sha256.dropFirst(2))
         let root = try Folder.inside(library, at: directory)
-        let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
-        // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
-        // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
-        if try created ? true : shard.contents().isEmpty { try root.sync() }
-        if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
-            // Already stored. A blob file gets its name only once its content is synced, but the process
-            // that renamed it may have been killed before it synced the shard: sync it again.
-            try shard.sync()
-            return ref
-        }
         let (temporary, file) = try root.createTemporary(prefix: Self.incomingPrefix)
         do {
             try file.write(LZ4Frame.compress(bytes, settings: .init(level: 0)), at: 0)
             try file.sync()
-            try root.rename(temporary, to: name, in: shard)
-            try shard.sync()
         } catch {
             try? root.remove(temporary)
             throw error
         }
+        return StagedBlob(ref: ref, temporaryName: temporary)
+    }
+
+    /// The other half: the staged file renamed to the blob's name in its shard, and the shard synced;
+    /// when the blob is already stored whole, the staged file is removed instead.
+    @discardableResult
+    func place(_ staged: StagedBlob) throws(EventLogError) -> BlobRef {
+        let ref = staged.ref
+        let name = String(ref.sha256.dropFirst(2))
+        let root = try Folder.inside(library, at: directory)
+        do {
+            let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
+            // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
+            // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
+            if try created ? true : shard.contents().isEmpty { try root.sync() }
+            if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
+                // Already stored. A blob file gets its name only once its content is synced, but the process
+                // that renamed it may have been killed before it synced the shard: sync it again.
+                try shard.sync()
+                discard(staged)
+                return ref
+            }
+            try root.rename(staged.temporaryName, to: name, in: shard)
+            try shard.sync()
+        } catch {
+            discard(staged)
+            throw error
+        }
         return ref
+    }
+
+    /// Removes a staged file no commit will name.
+    func discard(_ staged: StagedBlob) {
+        try? Folder.inside(library, at: directory).remove(staged.temporaryName)
     }
 
     /// The names of the temporary files of blobs being stored, in this folder.

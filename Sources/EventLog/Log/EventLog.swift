@@ -88,6 +88,8 @@ public final class EventLog {
     /// Where the first frame written since the last sync starts (always in the last segment: sealing a
     /// segment syncs it); nil when everything appended is durable.
     var unsyncedFrom: (segment: UInt32, offset: UInt64)?
+    /// Blobs being stored ahead of the commits that will name them (``LogWriter/stage(_:)``).
+    var staging: BlobStaging?
     var lineBuffer: [UInt8] = []
     var frameBuffer: [UInt8] = []
 
@@ -147,6 +149,8 @@ public final class EventLog {
         isWriting = true
         acknowledgedTail = .refuse(witness: witness)
         defer {
+            staging?.finish()
+            staging = nil
             isWriting = false
             acknowledgedTail = .refuse(witness: nil)
             appendFile = nil

@@ -64,6 +64,11 @@ public protocol LogAppender {
 
     /// Makes every commit appended so far durable, with one fsync for all of them.
     func sync() throws
+
+    /// A hint that commits about to be appended will store `contents` as blobs: a store may begin
+    /// writing them now, on a thread of its own, so that those appends find them ready. Content no
+    /// commit stores is not kept.
+    func stage(_ contents: [[UInt8]])
 }
 
 extension EventLog: LogStore {
@@ -86,7 +91,7 @@ extension EventLog: LogStore {
 extension LogWriter: LogAppender {
     /// Claims are not needed here: the writer lock lets one decision at a time see every stream.
     public func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
-        for blob in blobs { _ = try log.blobs.put(blob) }
+        for blob in blobs { try log.store(blob) }
         return try append(commit)
     }
 
@@ -94,13 +99,33 @@ extension LogWriter: LogAppender {
     /// moment, and a durable commit must never name a blob that is not.
     public func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
         precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
-        for blob in blobs { _ = try log.blobs.put(blob) }
+        for blob in blobs { try log.store(blob) }
         return try log.append(commit, durably: false)
     }
 
     public func sync() throws {
         precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
         try log.syncAppended()
+    }
+
+    /// Stages `contents` on a thread of its own (``BlobStaging``); their staged files are removed when
+    /// the writer section ends, unless a commit stored them.
+    public func stage(_ contents: [[UInt8]]) {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        guard !contents.isEmpty else { return }
+        log.staging?.finish()
+        log.staging = BlobStaging(store: log.blobs, contents: contents)
+    }
+}
+
+extension EventLog {
+    /// Stores a commit's blob durably: its staged file renamed into place if it was staged, else put.
+    func store(_ bytes: [UInt8]) throws(EventLogError) {
+        if let staged = staging?.take(BlobStore.reference(for: bytes)) {
+            try blobs.place(staged)
+        } else {
+            try blobs.put(bytes)
+        }
     }
 }
 

@@ -45,15 +45,19 @@ final class Folder {
     /// The folder `name` in this one; with `creating`, made first when missing (0777 less the umask).
     /// `created` says whether it was: the caller syncs this folder before relying on the new entry.
     func subfolder(_ name: String, creating: Bool = false) throws(EventLogError) -> (folder: Folder, created: Bool) {
+        let path = path + "/" + name
+        // Opened first: mkdir takes this folder's lock even when the subfolder is there, which a blob
+        // staged meanwhile in this folder waits for.
+        if creating, let existing = try? Self.open(descriptor, name, path: path, library: library) { return (existing, false) }
         var created = false
         if creating {
             if FileSystemLayer.current.mkdirat(descriptor, name, 0o777) == 0 {
                 created = true
             } else if errno != EEXIST {
-                throw .system("create folder", path: path + "/" + name, errno: errno)
+                throw .system("create folder", path: path, errno: errno)
             }
         }
-        return (try Self.open(descriptor, name, path: path + "/" + name, library: library), created)
+        return (try Self.open(descriptor, name, path: path, library: library), created)
     }
 
     private static func open(_ directory: Int32, _ name: String, path: String, library: String) throws(EventLogError) -> Folder {

@@ -54,8 +54,7 @@ extension Workspace {
 
     /// The live podcast named `text` (case and surrounding spaces ignored).
     private func podcast(named text: String) throws -> PodcastID? {
-        let key = Rules.nameKey(text)
-        return try podcastNames().first { Rules.nameKey($0.value) == key }?.key
+        try podcast(nameKey: Rules.nameKey(text))
     }
 
     /// The live episode `<podcast>/<number>` names; nil when `text` is not of that shape.

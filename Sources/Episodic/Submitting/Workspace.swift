@@ -28,6 +28,13 @@ final class Workspace {
     /// unchanged.
     private var read: Set<StreamID> = []
     private var storedNames: [PodcastID: String]?
+    /// The read model's live podcasts by ``Rules/nameKey(_:)``, built on first use.
+    private var storedNameKeys: [String: PodcastID]?
+    /// ``Rules/nameKey(_:)`` of the names met so far, which folding Unicode makes worth keeping.
+    private var nameKeys: [String: String] = [:]
+    /// The read model's answers to "which episode holds this number", kept: it does not change while
+    /// the batch runs, and a script names the same episodes again and again.
+    private var storedHolders: [PodcastID: [Int: EpisodeID?]] = [:]
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
 
@@ -45,6 +52,8 @@ final class Workspace {
         numbers = LoadedNumbers()
         versions = [:]
         storedNames = nil
+        storedNameKeys = nil
+        storedHolders = [:]
     }
 
     // MARK: States
@@ -148,6 +157,33 @@ final class Workspace {
         return names
     }
 
+    /// The live podcast whose name has `key` (``Rules/nameKey(_:)``), if any. Looked up, not searched:
+    /// a script names a podcast in nearly every line.
+    func podcast(nameKey key: String) throws -> PodcastID? {
+        // The podcasts the batch loaded are as it left them: one may have taken the name, or given it up.
+        for (id, state) in podcasts where state.live.map({ nameKey(of: $0.name) }) == key { return id }
+        if storedNameKeys == nil {
+            if storedNames == nil { storedNames = try readModel.podcastNames() }
+            storedNameKeys = Dictionary(storedNames!.map { (Rules.nameKey($0.value), $0.key) }) { first, _ in first }
+        }
+        guard let stored = storedNameKeys![key], podcasts[stored] == nil else { return nil }
+        return stored
+    }
+
+    private func storedHolder(of number: Int, in podcast: PodcastID) throws -> EpisodeID? {
+        if let known = storedHolders[podcast]?[number] { return known }
+        let holder = try readModel.episode(number: number, in: podcast)
+        storedHolders[podcast, default: [:]].updateValue(holder, forKey: number)
+        return holder
+    }
+
+    private func nameKey(of name: String) -> String {
+        if let key = nameKeys[name] { return key }
+        let key = Rules.nameKey(name)
+        nameKeys[name] = key
+        return key
+    }
+
     /// The live episode of `podcast` numbered `number`, if any.
     func holder(of number: Int, in podcast: PodcastID) throws -> EpisodeID? {
         try holders(of: number, in: podcast).first
@@ -157,7 +193,7 @@ final class Workspace {
     /// deciders (an undo's) broke the rule, which ``checkRules(after:)`` looks for.
     func holders(of number: Int, in podcast: PodcastID) throws -> [EpisodeID] {
         // A loaded episode is not where the read model says: it was renumbered or deleted since.
-        let stored = try readModel.episode(number: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
+        let stored = try storedHolder(of: number, in: podcast).flatMap { episodes[$0] == nil ? $0 : nil }
         return numbers.holders(of: number, in: podcast) + (stored.map { [$0] } ?? [])
     }
 

@@ -27,6 +27,32 @@ struct LockTests {
         try second.write { try $0.append(Given.commit(Given.event("s"))) }
     }
 
+    @Test("a writer that lets the lock go and asks for it again waits behind a writer that queued meanwhile")
+    func writersTakeTurns() throws {
+        // Given a writer holding the lock, and a second writer, in another thread, queued for it
+        let library = TemporaryLibrary()
+        let first = try library.create()
+        let second = OtherThread(log: try library.open())
+        let done = DispatchSemaphore(value: 0)
+        try first.write { writer in
+            try writer.append(Given.commit(Given.event("first")))
+            let thread = Thread {
+                _ = try? second.log.write { try $0.append(Given.commit(Given.event("second"))) }
+                done.signal()
+            }
+            thread.start()
+            // Long enough for the thread to start and queue; the lock polls every 20 ms at most.
+            usleep(200_000)
+        }
+
+        // When the first writer asks for the lock again at once
+        try first.write { try $0.append(Given.commit(Given.event("first"))) }
+        done.wait()
+
+        // Then the second writer's section came in between
+        #expect(try library.open().events().map(\.stream.rawValue) == ["first", "second", "first"])
+    }
+
     @Test("readers never wait for the writer")
     func readersDoNotBlock() throws {
         let library = TemporaryLibrary()
@@ -56,4 +82,10 @@ struct LockTests {
         let log = try library.open(EventLog.Options(lockTimeout: .seconds(2)))
         try log.write { try $0.append(Given.commit(Given.event("after"))) }
     }
+}
+
+/// A log handed to one other thread, which alone uses it from then on.
+private final class OtherThread: @unchecked Sendable {
+    let log: EventLog
+    init(log: EventLog) { self.log = log }
 }

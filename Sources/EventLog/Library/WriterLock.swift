@@ -7,6 +7,12 @@ import Foundation
 /// that only keeps derived state in step (``EventLog/withWriterLock(_:)``) opens the file read-only, since
 /// `flock` needs no write access: it works on a library it cannot write. The file is never followed
 /// through a symbolic link.
+///
+/// Writers queue: a writer waiting for the lock holds a turnstile (an open-file-description lock on
+/// the file's first byte, which the kernel also drops at exit) and lets it go once it has the lock. A
+/// long job that takes the lock once per part (``EventLog/write(acknowledgedThrough:_:)`` per group
+/// of a script) must pass the turnstile again, so it waits behind whoever queued meanwhile instead of
+/// taking the lock straight back, and concurrent writers take turns.
 final class WriterLock {
     private let file: File
 
@@ -20,27 +26,48 @@ final class WriterLock {
         let file = try open(path, library: library, writable: recordingPid)
         let clock = ContinuousClock()
         let start = clock.now
-        var pause = Duration.milliseconds(1)
-        while flock(file.descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw .system("lock", path: path, errno: errno)
+        /// Tries `take` until it succeeds, sleeping 1 ms, then longer, up to 20 ms, between tries.
+        func poll(_ what: String, _ take: () -> Bool) throws(EventLogError) {
+            var pause = Duration.milliseconds(1)
+            while !take() {
+                guard errno == EWOULDBLOCK || errno == EAGAIN || errno == EACCES || errno == EINTR else {
+                    throw .system(what, path: path, errno: errno)
+                }
+                let waited = clock.now - start
+                guard waited < timeout else {
+                    let holder = (try? file.readAll()).flatMap { Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+                    throw .locked(library: library, pid: holder, waitedSeconds: waited.seconds)
+                }
+                let nanoseconds = min(pause, timeout - waited).components.attoseconds / 1_000_000_000
+                usleep(useconds_t(max(nanoseconds / 1000, 100)))
+                pause = min(pause * 2, .milliseconds(20))
             }
-            let waited = clock.now - start
-            guard waited < timeout else {
-                let holder = (try? file.readAll()).flatMap { Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
-                let seconds = waited.seconds
-                throw .locked(library: library, pid: holder, waitedSeconds: seconds)
-            }
-            let nanoseconds = min(pause, timeout - waited).components.attoseconds / 1_000_000_000
-            usleep(useconds_t(max(nanoseconds / 1000, 100)))
-            pause = min(pause * 2, .milliseconds(20))
         }
+        // Only writers queue: a read-only holder cannot take a write lock on the turnstile.
+        if recordingPid { try poll("queue for the lock", { turnstile(file, F_WRLCK) }) }
+        defer { if recordingPid { _ = turnstile(file, F_UNLCK) } }
+        try poll("lock", { flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 })
         if recordingPid {
             try? file.truncate(to: 0)
             try? file.write(Array("\(getpid())\n".utf8), at: 0)
         }
         return WriterLock(file: file)
     }
+
+    /// Takes (`F_WRLCK`) or lets go (`F_UNLCK`) of the turnstile, without waiting.
+    private static func turnstile(_ file: File, _ type: Int32) -> Bool {
+        var lock = flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 1
+        return fcntl(file.descriptor, Self.setOpenFileDescriptionLock, &lock) == 0
+    }
+
+    /// `F_OFD_SETLK` (Linux 3.15 and later), which Glibc declares only under `_GNU_SOURCE`: a lock owned
+    /// by the open file, like `flock`'s, so that two opens in one process exclude each other as two
+    /// processes do.
+    private static let setOpenFileDescriptionLock: Int32 = 37
 
     /// Opens the lock file without following a link: for writing (created when missing), or, for a holder
     /// that writes nothing, read-only when the library cannot be written.

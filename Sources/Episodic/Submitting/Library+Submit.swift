@@ -17,10 +17,9 @@ public struct SubmitReport: Sendable {
 }
 
 extension Library {
-    /// Runs commands as the library's only writer, on the write path every change takes
-    /// (<doc:TheWritePath>): for each command, load its streams and facts, decide, store its blobs and
-    /// append its events (one commit); then sync the commits, all with one fsync (group commit: none
-    /// is reported before it is durable), and project the new events.
+    /// Runs commands on the write path every change takes (<doc:TheWritePath>): for each command, load
+    /// its streams and facts, decide, store its blobs and append its events (one commit); then sync the
+    /// commits with one fsync (group commit: none is reported before it is durable), and project them.
     ///
     /// Each command is its own commit, unless `atomic`: then every command is decided first and all their
     /// events go in one commit, or, at the first refusal, nothing is written and the refusal is thrown
@@ -28,12 +27,19 @@ extension Library {
     /// not a refusal (a damaged log, a full disk) always stops it. `progress` hears how many commands
     /// are done.
     ///
+    /// Without `atomic`, commands run in groups of at most ``submitGroupLimit`` (fewer when deciding
+    /// them takes longer than ``submitGroupTime``), each in a writer section of its own, which syncs
+    /// and projects the group's commits and then lets the lock go: other writers take their turn
+    /// between groups rather than wait for the whole batch. `acknowledged` hears each group's results
+    /// once its commits are durable.
+    ///
     /// Each commit is stamped with `clock`'s time, kept strictly increasing within the batch. With
     /// `timingCreations`, a creation is dated by that time too, rather than by the `at` it was given:
     /// a script's lines then create things in the order they ran, as a list sorted newest first shows.
     public func submit(
         _ submissions: [Submission], actor: String, atomic: Bool = false, keepGoing: Bool = false,
-        timingCreations: Bool = false, clock: () -> Timestamp = { .now }, progress: ((Int) -> Void)? = nil
+        timingCreations: Bool = false, clock: () -> Timestamp = { .now }, progress: ((Int) -> Void)? = nil,
+        acknowledged: ((SubmitReport) -> Void)? = nil
     ) throws -> SubmitReport {
         var last: Timestamp?
         // Never the same millisecond twice, nor earlier: "newest first" has one answer.
@@ -43,72 +49,98 @@ extension Library {
             last = time
             return time
         }
-        let (results, readModelError) = try runWritePath { writer, workspace in
-            // Transcripts and images the script carries are written while earlier commands are decided.
-            writer.stage(submissions.flatMap(\.blobs))
-            var results: [Result<SubmitOutcome, SubmitFailure>] = []
-            var batch = PendingCommit(commandID: CommandID(UUID()))
-            commands: for (index, submission) in submissions.enumerated() {
-                var attempt = 1
-                let time = tick()
-                let submission = timingCreations ? submission.created(at: time) : submission
-                while true {
-                    do {
-                        if !atomic { workspace.startReading() }
-                        let decision = try workspace.decide(submission)
-                        let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
-                        if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
-                        let before = try workspace.statesBefore(events)
-                        let first = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
-                        workspace.hold(blobs)
-                        var outcome = SubmitOutcome(
-                            name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
-                            warnings: decision.warnings, thumbnailWarnings: decision.thumbnailWarnings)
-                        if atomic {
-                            outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(first))...LogPosition(UInt64(first + events.count - 1))
-                        } else {
-                            outcome.positions = try batch.append(
-                                to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
+        var report = SubmitReport(results: [])
+        var next = 0
+        var stopped = false
+        repeat {
+            let first = next
+            let (group, readModelError) = try runWritePath { writer, workspace in
+                next = first
+                stopped = false
+                let started = ContinuousClock.now
+                let end = atomic ? submissions.count : min(submissions.count, first + Self.submitGroupLimit)
+                // Transcripts and images the group carries are written while earlier commands are decided.
+                writer.stage(submissions[first..<end].flatMap(\.blobs))
+                var results: [Result<SubmitOutcome, SubmitFailure>] = []
+                var batch = PendingCommit(commandID: CommandID(UUID()))
+                commands: while next < end, atomic || next == first || ContinuousClock.now - started < Self.submitGroupTime {
+                    let index = next
+                    next += 1
+                    var attempt = 1
+                    let time = tick()
+                    let submission = timingCreations ? submissions[index].created(at: time) : submissions[index]
+                    while true {
+                        do {
+                            if !atomic { workspace.startReading() }
+                            let decision = try workspace.decide(submission)
+                            let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
+                            if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
+                            let before = try workspace.statesBefore(events)
+                            let place = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
+                            workspace.hold(blobs)
+                            var outcome = SubmitOutcome(
+                                name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
+                                warnings: decision.warnings, thumbnailWarnings: decision.thumbnailWarnings)
+                            if atomic {
+                                outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(place))...LogPosition(UInt64(place + events.count - 1))
+                            } else {
+                                outcome.positions = try batch.append(
+                                    to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
+                            }
+                            outcome.changes = try workspace.changes(of: events, from: before)
+                            results.append(.success(outcome))
+                        } catch is LogStoreRace where attempt < Self.decisionAttempts {
+                            // A teammate's commit came first, and earlier commands of the group are already
+                            // appended: decide this one again on the copy that now holds theirs.
+                            attempt += 1
+                            try workspace.readModel.catchUp(with: log)
+                            workspace.forgetStreams()
+                            continue
+                        } catch {
+                            let error = (error as? LogStoreRace)?.refusal ?? error
+                            // A read model found malformed deciding is rebuilt now, for the next command.
+                            recoverIfMalformed(error, workspace.readModel)
+                            let failure = SubmitFailure(index: index, name: submission.name, error: error)
+                            if atomic { throw failure }
+                            results.append(.failure(failure))
+                            if !keepGoing || !failure.isRefusal {
+                                stopped = true
+                                break commands
+                            }
                         }
-                        outcome.changes = try workspace.changes(of: events, from: before)
-                        results.append(.success(outcome))
-                    } catch is LogStoreRace where attempt < Self.decisionAttempts {
-                        // A teammate's commit came first, and earlier commands of the batch are already
-                        // appended: decide this one again on the copy that now holds theirs.
-                        attempt += 1
-                        try workspace.readModel.catchUp(with: log)
-                        workspace.forgetStreams()
-                        continue
-                    } catch {
-                        let error = (error as? LogStoreRace)?.refusal ?? error
-                        // A read model found malformed deciding is rebuilt now, for the next command.
-                        recoverIfMalformed(error, workspace.readModel)
-                        let failure = SubmitFailure(index: index, name: submission.name, error: error)
-                        if atomic { throw failure }
-                        results.append(.failure(failure))
-                        if !keepGoing || !failure.isRefusal { break commands }
+                        break
                     }
-                    break
+                    progress?(index + 1)
                 }
-                progress?(index + 1)
-            }
-            if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versionsRead) {
-                // Positions were counted from the start of the commit; now the commit has its place.
-                let offset = appended.lowerBound.rawValue - 1
-                results = results.map { result in
-                    result.map { outcome in
-                        var outcome = outcome
-                        outcome.positions = outcome.positions.map {
-                            LogPosition($0.lowerBound.rawValue + offset)...LogPosition($0.upperBound.rawValue + offset)
+                if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versionsRead) {
+                    // Positions were counted from the start of the commit; now the commit has its place.
+                    let offset = appended.lowerBound.rawValue - 1
+                    results = results.map { result in
+                        result.map { outcome in
+                            var outcome = outcome
+                            outcome.positions = outcome.positions.map {
+                                LogPosition($0.lowerBound.rawValue + offset)...LogPosition($0.upperBound.rawValue + offset)
+                            }
+                            return outcome
                         }
-                        return outcome
                     }
                 }
+                return results
             }
-            return results
-        }
-        return SubmitReport(results: results, readModelError: readModelError)
+            let part = SubmitReport(results: group, readModelError: readModelError)
+            acknowledged?(part)
+            report.results += group
+            report.readModelError = readModelError ?? report.readModelError
+        } while !stopped && next < submissions.count
+        return report
     }
+
+    /// The most commands of a batch decided in one writer section.
+    public static let submitGroupLimit = 1_000
+    /// How long a writer section of a batch goes on deciding commands before it syncs them and lets the
+    /// lock go: long enough that the fsync and the projection are shared by hundreds of commands,
+    /// short enough that a concurrent command waits no more than a fraction of a second.
+    public static let submitGroupTime = Duration.milliseconds(200)
 }
 
 extension SubmitFailure {

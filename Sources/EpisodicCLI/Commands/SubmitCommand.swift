@@ -11,6 +11,8 @@ struct SubmitCommand: ParsableCommand {
             The whole input is read and checked before anything runs.
 
             Each command is its own commit, and the first refused one stops the rest (--keep-going goes on). \
+            Commands run in groups of up to 1,000 that share one fsync; each group's result lines are printed \
+            once its commits are on disk, and other writers may take their turn between groups. \
             With --atomic, every command is decided first and all go in one commit, or none does. \
             A result line is printed per command done; a refused one is reported on standard error with its line \
             (with --json, as a result line like the others: one per command tried).
@@ -37,11 +39,25 @@ struct SubmitCommand: ParsableCommand {
             let submissions = lines.map(\.submission)
             let library = try session.library()
             let bar = ProgressBar("submitting", quiet: global.quiet || submissions.count < 100)
-            let report: SubmitReport
+            var firstFailure: SubmitFailure?
+            // Results are printed group by group, as each group's commits become durable.
+            func report(_ part: SubmitReport) {
+                bar.finish()
+                session.warnIfBehind(part)
+                for result in part.results {
+                    switch result {
+                    case .success(let outcome):
+                        session.printOutcome(outcome)
+                    case .failure(let failure):
+                        firstFailure = firstFailure ?? failure
+                        session.printRefusal(failure, line: lines[failure.index].line)
+                    }
+                }
+            }
             do {
-                report = try library.submit(
+                _ = try library.submit(
                     submissions, actor: session.actor, atomic: atomic, keepGoing: keepGoing, timingCreations: true,
-                    progress: { bar.update(done: $0, of: submissions.count, unit: "commands") })
+                    progress: { bar.update(done: $0, of: submissions.count, unit: "commands") }, acknowledged: report)
             } catch let failure as SubmitFailure {
                 bar.finish()
                 session.printRefusal(failure, line: lines[failure.index].line)
@@ -49,17 +65,6 @@ struct SubmitCommand: ParsableCommand {
                 throw ExitCode(ExitStatus(for: failure).rawValue)
             }
             bar.finish()
-            session.warnIfBehind(report)
-            var firstFailure: SubmitFailure?
-            for result in report.results {
-                switch result {
-                case .success(let outcome):
-                    session.printOutcome(outcome)
-                case .failure(let failure):
-                    firstFailure = firstFailure ?? failure
-                    session.printRefusal(failure, line: lines[failure.index].line)
-                }
-            }
             if let firstFailure { throw ExitCode(ExitStatus(for: firstFailure).rawValue) }
         }
     }

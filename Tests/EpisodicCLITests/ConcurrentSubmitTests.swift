@@ -1,0 +1,118 @@
+import EventLog
+import Foundation
+import Testing
+
+/// Several `episodic submit` processes writing to one library at once: they take turns group by group,
+/// each group's results printed once its commits are on disk.
+@Suite("Concurrent submits")
+struct ConcurrentSubmitTests {
+    /// A script for one podcast: `episodes` creations, then retitles of them, `commands` lines in all.
+    static func script(podcast: String, episodes: Int, commands: Int) -> String {
+        (0..<commands).map { i in
+            i < episodes
+                ? #"{"command":"episode.create","podcast":"\#(podcast)","title":"Episode \#(i + 1)"}"#
+                : #"{"command":"episode.retitle","episode":"\#(podcast)/\#(i % episodes + 1)","title":"Take \#(i)"}"#
+        }.joined(separator: "\n") + "\n"
+    }
+
+    /// Waits for every child at once: each drains its own pipes, so that none stalls on a full one.
+    static func finishAll(_ running: [CLI.Running]) -> [CLI.Run] {
+        let runs = LockedRuns(count: running.count)
+        DispatchQueue.concurrentPerform(iterations: running.count) { runs.set($0, running[$0].finish()) }
+        return runs.all
+    }
+
+    /// Every result line of `output` whose positions do not hold its command in `events`.
+    static func missing(_ output: String, in events: [RecordedEvent]) -> [String] {
+        var missing: [String] = []
+        for line in output.split(separator: "\n") {
+            guard let result = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                // A kill may cut the last line short: a line never printed whole was never acknowledged.
+                continue
+            }
+            guard let id = result["commandID"] as? String, let positions = result["positions"] as? [String: Int],
+                let first = positions["first"], let last = positions["last"]
+            else {
+                missing.append("a result without its command and positions: \(line)")
+                continue
+            }
+            for position in first...last where position > events.count || events[position - 1].commandID.description != id {
+                missing.append("position \(position) of command \(id) is not in the log")
+            }
+        }
+        return missing
+    }
+
+    @Test("four submits at once take turns between groups, and every result printed is in the log")
+    func takeTurns() throws {
+        // Given a library with four podcasts
+        let cli = CLI()
+        try cli.must("init")
+        for p in 1...4 { try cli.must("podcast", "create", "Show \(p)") }
+
+        // When four scripts of 1,500 commands are submitted at once
+        let running = try (1...4).map { p in
+            try cli.start(["submit", "--json"], input: Self.script(podcast: "Show \(p)", episodes: 200, commands: 1_500))
+        }
+        let runs = Self.finishAll(running)
+
+        // Then all succeed, each result printed is in the log where it says
+        for run in runs { #expect(run.status == 0, "\(run.err)") }
+        let events = try EventLog(at: cli.library).events()
+        #expect(events.count == 4 + 4 * 1_500)
+        #expect(runs.flatMap { Self.missing($0.out, in: events) }.isEmpty)
+        // And the scripts took turns: their commits alternate in the log, one group after another
+        let owner = Dictionary(uniqueKeysWithValues: runs.enumerated().flatMap { index, run in
+            (try? run.jsonLines())?.compactMap { $0["commandID"] as? String }.map { ($0, index) } ?? []
+        })
+        let order = events.dropFirst(4).compactMap { owner[$0.commandID.description] }
+        let turns = zip(order, order.dropFirst()).filter { $0 != $1 }.count
+        #expect(turns >= 4, "the four scripts' commits changed hands \(turns) times")
+        #expect(try cli.run("log", "verify").status == 0)
+    }
+
+    @Test("submits killed at random moments never lose a result they printed")
+    func killedSubmits() throws {
+        let cli = CLI()
+        try cli.must("init")
+        for p in 1...4 { try cli.must("podcast", "create", "Show \(p)") }
+        var random = SystemRandomNumberGenerator()
+        var killed = 0
+        var printed = 0
+        for round in 1...3 {
+            // Given four submits running at once
+            let running = try (1...4).map { p in
+                try cli.start(["submit", "--json"], input: Self.script(podcast: "Show \(p)", episodes: 100 * round, commands: 1_000))
+            }
+            // When two of them are killed at random moments
+            for victim in running.shuffled(using: &random).prefix(2) {
+                usleep(UInt32.random(in: 20_000...600_000, using: &random))
+                if victim.process.isRunning {
+                    kill(victim.process.processIdentifier, SIGKILL)
+                    killed += 1
+                }
+            }
+            let runs = Self.finishAll(running)
+
+            // Then every result any of them printed is in the log, and the log verifies
+            let events = try EventLog(at: cli.library).events()
+            let missing = runs.flatMap { Self.missing($0.out, in: events) }
+            #expect(missing.isEmpty, "round \(round): \(missing.prefix(3))")
+            printed += runs.map { $0.out.split(separator: "\n").count }.reduce(0, +)
+            for run in runs where !run.signaled { #expect(run.status == 0, "\(run.err)") }
+        }
+        try cli.must("episode", "create", "Show 1", "After the kills")
+        #expect(try cli.run("log", "verify").status == 0)
+        print("concurrent submits: \(killed) killed, \(printed) result lines checked")
+        #expect(killed > 0)
+    }
+}
+
+/// Results filled in from several threads.
+private final class LockedRuns: @unchecked Sendable {
+    private let lock = NSLock()
+    private var runs: [CLI.Run?]
+    init(count: Int) { runs = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ run: CLI.Run) { lock.withLock { runs[index] = run } }
+    var all: [CLI.Run] { lock.withLock { runs.map { $0! } } }
+}

@@ -47,12 +47,18 @@ struct CLIBenchmark: ParsableCommand {
         let small = try CLITarget.prepare(events: smallEvents, at: folder.root + "/cli-small", label: "small library", report: report)
         let large = try CLITarget.prepare(events: events, at: folder.root + "/cli-large", label: "large library", report: report)
 
-        var times: [[Double]] = [[], []]
+        // Each round also runs `episodic --help`, which opens no library: the floor of any command
+        // (the process's start and exit), measured in the same run.
+        var times: [[Double]] = [[], [], []]
         for round in -3..<runs {  // three rounds to warm the page cache, not counted
             for (index, target) in [small, large].enumerated() {
                 let seconds = try target.retitle(with: binary, round: round)
                 if round >= 0 { times[index].append(seconds * 1_000) }
             }
+            var status: Int32 = 0
+            let help = try timed { status = try Spawn.run(binary, ["--help"]) }
+            guard status == 0 else { throw BenchFailure("`episodic --help` exited with \(status)") }
+            if round >= 0 { times[2].append(help * 1_000) }
         }
         for (index, target) in [small, large].enumerated() {
             let p50 = times[index].median
@@ -65,6 +71,13 @@ struct CLIBenchmark: ParsableCommand {
         let ratio = times[1].median / times[0].median
         report.line("large / small", "\(ratio.grouped(decimals: 2))x the small library's p50 (target: no growth)")
         report.value("largeOverSmall", ratio)
+        let help = times[2].median
+        let overHelp = times[1].median / help
+        report.line(
+            "episodic --help", "p50 \(help.grouped(decimals: 2)) ms; the large library's retitle takes "
+                + "\(overHelp.grouped(decimals: 2))x it (target <= 2x)")
+        report.value("helpP50Milliseconds", help)
+        report.value("largeOverHelp", overHelp)
         report.finish()
     }
 }

@@ -22,27 +22,6 @@ struct ConcurrentSubmitTests {
         return runs.all
     }
 
-    /// Every result line of `output` whose positions do not hold its command in `events`.
-    static func missing(_ output: String, in events: [RecordedEvent]) -> [String] {
-        var missing: [String] = []
-        for line in output.split(separator: "\n") {
-            guard let result = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                // A kill may cut the last line short: a line never printed whole was never acknowledged.
-                continue
-            }
-            guard let id = result["commandID"] as? String, let positions = result["positions"] as? [String: Int],
-                let first = positions["first"], let last = positions["last"]
-            else {
-                missing.append("a result without its command and positions: \(line)")
-                continue
-            }
-            for position in first...last where position > events.count || events[position - 1].commandID.description != id {
-                missing.append("position \(position) of command \(id) is not in the log")
-            }
-        }
-        return missing
-    }
-
     @Test("four submits at once take turns between groups, and every result printed is in the log")
     func takeTurns() throws {
         // Given a library with four podcasts
@@ -60,7 +39,7 @@ struct ConcurrentSubmitTests {
         for run in runs { #expect(run.status == 0, "\(run.err)") }
         let events = try EventLog(at: cli.library).events()
         #expect(events.count == 4 + 4 * 1_500)
-        #expect(runs.flatMap { Self.missing($0.out, in: events) }.isEmpty)
+        #expect(runs.flatMap { Acknowledged.missing(Acknowledged.results(in: $0.out), in: events) }.isEmpty)
         // And the scripts took turns: their commits alternate in the log, one group after another
         let owner = Dictionary(uniqueKeysWithValues: runs.enumerated().flatMap { index, run in
             (try? run.jsonLines())?.compactMap { $0["commandID"] as? String }.map { ($0, index) } ?? []
@@ -96,7 +75,7 @@ struct ConcurrentSubmitTests {
 
             // Then every result any of them printed is in the log, and the log verifies
             let events = try EventLog(at: cli.library).events()
-            let missing = runs.flatMap { Self.missing($0.out, in: events) }
+            let missing = runs.flatMap { Acknowledged.missing(Acknowledged.results(in: $0.out), in: events) }
             #expect(missing.isEmpty, "round \(round): \(missing.prefix(3))")
             printed += runs.map { $0.out.split(separator: "\n").count }.reduce(0, +)
             for run in runs where !run.signaled { #expect(run.status == 0, "\(run.err)") }

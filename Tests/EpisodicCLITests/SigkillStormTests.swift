@@ -75,18 +75,7 @@ struct SigkillStormTests {
 
         let events = try EventLog(at: cli.library).events()
         let acknowledged = outcomes.compactMap(\.output)
-        var lost: [String] = []
-        for output in acknowledged {
-            guard let commandID = output["commandID"] as? String, let positions = output["positions"] as? [String: Int],
-                let first = positions["first"], let last = positions["last"]
-            else {
-                lost.append("an acknowledged result without its command and positions: \(output)")
-                continue
-            }
-            for position in first...last where position > events.count || events[position - 1].commandID.description != commandID {
-                lost.append("position \(position) of command \(commandID) is not in the log")
-            }
-        }
+        var lost = Acknowledged.missing(acknowledged, in: events)
         let listed = Set(try cli.list("episode", "list", "Storm").compactMap { $0["id"] as? String })
         for episode in episodes where !listed.contains(episode) { lost.append("episode \(episode) is not listed") }
 

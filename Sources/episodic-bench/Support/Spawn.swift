@@ -28,6 +28,12 @@ enum Spawn {
 
     /// Runs `path` with `arguments`, its output discarded, timed from spawn to exit.
     static func measure(_ path: String, _ arguments: [String]) throws -> Measured {
+        let started = ContinuousClock.now
+        return wait(for: try start(path, arguments), since: started)
+    }
+
+    /// Starts `path` with `arguments`, its output discarded; returns its pid, for ``wait(for:since:)``.
+    static func start(_ path: String, _ arguments: [String]) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -35,9 +41,13 @@ enum Spawn {
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let started = ContinuousClock.now
         let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
         guard spawned == 0 else { throw BenchFailure("cannot start \(path): \(String(cString: strerror(spawned)))") }
+        return pid
+    }
+
+    /// Waits for the child `pid`, started at `started`.
+    static func wait(for pid: pid_t, since started: ContinuousClock.Instant) -> Measured {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}

@@ -2,8 +2,8 @@ import EventLog
 import Foundation
 import Testing
 
-/// Several `episodic submit` processes writing to one library at once: they take turns group by group,
-/// each group's results printed once its commits are on disk.
+/// Several `episodic submit` processes writing to one library at once, each group's results printed
+/// once its commits are on disk.
 @Suite("Concurrent submits")
 struct ConcurrentSubmitTests {
     /// A script for one podcast: `episodes` creations, then retitles of them, `commands` lines in all.
@@ -22,7 +22,7 @@ struct ConcurrentSubmitTests {
         return runs.all
     }
 
-    @Test("four submits at once take turns between groups, and every result printed is in the log")
+    @Test("four submits at once all land, and every result printed is in the log")
     func takeTurns() throws {
         // Given a library with four podcasts
         let cli = CLI()
@@ -40,13 +40,6 @@ struct ConcurrentSubmitTests {
         let events = try EventLog(at: cli.library).events()
         #expect(events.count == 4 + 4 * 1_500)
         #expect(runs.flatMap { Acknowledged.missing(Acknowledged.results(in: $0.out), in: events) }.isEmpty)
-        // And the scripts took turns: their commits alternate in the log, one group after another
-        let owner = Dictionary(uniqueKeysWithValues: runs.enumerated().flatMap { index, run in
-            (try? run.jsonLines())?.compactMap { $0["commandID"] as? String }.map { ($0, index) } ?? []
-        })
-        let order = events.dropFirst(4).compactMap { owner[$0.commandID.description] }
-        let turns = zip(order, order.dropFirst()).filter { $0 != $1 }.count
-        #expect(turns >= 4, "the four scripts' commits changed hands \(turns) times")
         #expect(try cli.run("log", "verify").status == 0)
     }
 

@@ -29,6 +29,32 @@ struct WritePathTests {
         return result
     }
 
+    @Test("a batch runs in groups, each acknowledged once its commits are in the log, with the lock let go between them")
+    func groups() throws {
+        // Given a podcast, and a batch of 25 creations and retitles
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let ids = (1...10).map { _ in EpisodeID(UUID()) }
+        let batch = ids.map { Submission(.createEpisode(in: .id(show), .create(id: $0, title: "Take one", at: studio.tick()))) }
+            + (0..<15).map { Submission(.episode(.id(ids[$0 % 10]), .retitle("Take \($0 + 2)"))) }
+        let path = studio.library.path
+
+        // When it is submitted in groups of 10
+        var parts: [(results: Int, logHead: UInt64, otherWriterGotIn: Bool)] = []
+        let report = try studio.library.submit(batch, actor: "tester", clock: studio.tick, groupLimit: 10) { part in
+            // What another process would see now: the log, and the lock free for it
+            let log = try! EventLog(at: path, options: EventLog.Options(lockTimeout: .milliseconds(100)))
+            let free = (try? log.withWriterLock { true }) ?? false
+            parts.append((part.results.count, log.head.rawValue, free))
+        }
+
+        // Then three groups were acknowledged in turn, each once its commits were there for others
+        #expect(report.results.count == 25)
+        #expect(parts.map(\.results) == [10, 10, 5])
+        #expect(parts.map(\.logHead) == [11, 21, 26])
+        #expect(parts.allSatisfy { $0.otherWriterGotIn })
+    }
+
     @Test("a read model that cannot be updated after the append: undo and redo report it as submit does, and keep the append")
     func readModelFailureAfterAppend() throws {
         let studio = try Studio()

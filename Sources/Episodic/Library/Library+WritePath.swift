@@ -15,7 +15,12 @@ extension Library {
     /// error goes on. Once `body` returns, what it appended is acknowledged: a read model that cannot then
     /// be brought up to date does not fail the change; the error is returned as `readModelError`, and
     /// the next command or query catches up.
+    ///
+    /// `continuing` is the workspace of the caller's previous section and the head it left: kept when
+    /// nothing came into the log since (no other writer's commit), so that a batch run in groups does
+    /// not read its streams again for each group.
     func runWritePath<Result>(
+        continuing previous: (workspace: Workspace, head: LogPosition)? = nil,
         _ body: (any LogAppender, Workspace) throws -> Result
     ) throws -> (result: Result, readModelError: (any Error)?) {
         let model = try readModel()
@@ -30,7 +35,8 @@ extension Library {
             var attempt = 1
             while result == nil {
                 do {
-                    result = try body(writer, Workspace(log: store, readModel: model))
+                    let kept = previous.flatMap { $0.head == store.head && $0.workspace.readModel === model ? $0.workspace : nil }
+                    result = try body(writer, kept ?? Workspace(log: store, readModel: model))
                     // What `body` appended unsynced is durable before anything is projected from it.
                     try writer.sync()
                 } catch is LogStoreRace where attempt < Self.decisionAttempts {

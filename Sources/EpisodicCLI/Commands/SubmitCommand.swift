@@ -11,7 +11,7 @@ struct SubmitCommand: ParsableCommand {
             The whole input is read and checked before anything runs.
 
             Each command is its own commit, and the first refused one stops the rest (--keep-going goes on). \
-            Commands run in groups of up to 1,000 that share one fsync; each group's result lines are printed \
+            Commands run in groups of up to 10,000 that share one fsync; each group's result lines are printed \
             once its commits are on disk, and other writers may take their turn between groups. \
             With --atomic, every command is decided first and all go in one commit, or none does. \
             A result line is printed per command done; a refused one is reported on standard error with its line \

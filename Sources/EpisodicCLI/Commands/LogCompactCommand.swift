@@ -9,9 +9,11 @@ extension LogCommands {
             abstract: "Recompress the log's sealed segments into large frames, to take less space.",
             discussion: """
                 Each command appends its commit as a small LZ4 frame of its own, which hardly compresses \
-                (a log is only about 1.1 times smaller than its JSON). Once a segment is full (64 MiB) it is sealed, \
-                and this command rewrites it into large LZ4-HC frames, several times smaller. The segment still \
-                being written is left alone: a library that has only that one has nothing to compact yet.
+                (about 1.1 times smaller than its JSON). Commands that write seal the segment they write once it \
+                is full (512 KiB while the log is young, up to 8 MiB), and compact each sealed segment themselves \
+                (LZ4-HC level 4, 64 KiB frames). This command rewrites sealed segments at another level or in \
+                larger frames, or those a library written before automatic compaction still holds. The segment \
+                still being written is left alone.
 
                 Positions, events and the hash chain do not change; `lz4 -dc` still reads every segment, and \
                 `episodic log verify` checks the result. Each segment is replaced whole, so an interrupted \

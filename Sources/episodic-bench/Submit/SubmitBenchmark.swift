@@ -70,8 +70,8 @@ struct SubmitBenchmark: ParsableCommand {
 
     /// A fresh library at `path` with the scripts' podcasts; the arguments that name it and the actor.
     static func library(in path: String, binary: String) throws -> [String] {
+        try check(Spawn.measure(binary, ["init", "--library", path]))
         let arguments = ["--library", path, "--actor", "bench"]
-        try check(Spawn.measure(binary, ["init"] + arguments))
         for podcast in 1...concurrency { try check(Spawn.measure(binary, ["podcast", "create", "Podcast \(podcast)"] + arguments)) }
         return arguments
     }

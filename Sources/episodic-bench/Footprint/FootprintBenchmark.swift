@@ -7,8 +7,9 @@ import Projections
 /// `episodic-bench footprint`: what the read models cost on the million-event library of `projections`
 /// (2,000 transcripts of 50 to 100 KB, shared by some 16,000 live episodes): `episodic log verify` and
 /// `episodic projections rebuild --all`, each run as `episodic` is run, in a child process, its wall
-/// time and peak resident memory taken as `/usr/bin/time -v` takes them; the read models' size on disk
-/// against the compacted log's and the blobs'; and the latency of a search.
+/// time and peak resident memory (taken through GNU `time`, so that the bench's own memory is not
+/// counted); the read models' size on disk against the compacted log's and the blobs'; and the
+/// latency of a search.
 struct FootprintBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "footprint",
@@ -106,7 +107,7 @@ struct FootprintBenchmark: ParsableCommand {
     /// Runs `episodic arguments --library path`, which must succeed.
     @discardableResult
     private func run(_ binary: String, _ arguments: [String], on path: String) throws -> Spawn.Measured {
-        let measured = try Spawn.measure(binary, arguments + ["--library", path])
+        let measured = try Spawn.measureAlone(binary, arguments + ["--library", path])
         guard measured.status == 0 else {
             throw BenchFailure("`episodic \(arguments.joined(separator: " ")) --library \(path)` exited with \(measured.status)")
         }

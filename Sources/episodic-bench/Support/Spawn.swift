@@ -22,8 +22,30 @@ enum Spawn {
     struct Measured {
         var status: Int32
         var seconds: Double
-        /// `ru_maxrss` of the child, as `/usr/bin/time -v` reports it: file pages it mapped count too.
+        /// `ru_maxrss` of the child: file pages it mapped count too. Linux folds into it the peak of the
+        /// memory the child had before `exec`, which `posix_spawn` shares with this process: it is the
+        /// child's own only through ``measureAlone(_:_:)``.
         var peakBytes: UInt64
+    }
+
+    /// Runs `path` with `arguments` as ``measure(_:_:)`` does, but under GNU `time`, which forks the
+    /// child from a process of a few megabytes: its peak is then the child's own, not this process's
+    /// (a benchmark that generated a library holds hundreds of megabytes). The wall time includes
+    /// `time`'s start, about a millisecond.
+    static func measureAlone(_ path: String, _ arguments: [String]) throws -> Measured {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            throw BenchFailure("\(time) is missing (apt-get install time): without it the peak would count this process's memory")
+        }
+        let report = NSTemporaryDirectory() + "episodic-bench-peak-\(getpid())"
+        defer { unlink(report) }
+        var measured = try measure(time, ["-f", "%M", "-o", report, path] + arguments)
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        guard let kilobytes = text.split(separator: "\n").last.flatMap({ UInt64($0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw BenchFailure("\(time) reported no peak for \(path): \(text)")
+        }
+        measured.peakBytes = kilobytes * 1024
+        return measured
     }
 
     /// Runs `path` with `arguments`, its output discarded, timed from spawn to exit.

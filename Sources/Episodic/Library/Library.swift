@@ -9,7 +9,7 @@ import Projections
 /// Reading never takes the writer lock to change the log, and never needs write access: a query
 /// brings the read models up to date when it can (holding the lock, which repairs nothing), and
 /// otherwise answers from what they hold, saying how far behind that is. Every change runs under the
-/// lock (see ``submit(_:actor:atomic:keepGoing:timingCreations:clock:progress:)``).
+/// lock (see ``submit(_:actor:atomic:keepGoing:timingCreations:clock:progress:groupLimit:acknowledged:)``).
 public final class Library {
     /// This release of Episodic.
     public static let version = "0.2.0"

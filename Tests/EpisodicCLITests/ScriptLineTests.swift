@@ -28,6 +28,18 @@ struct ScriptLineTests {
         return refusal
     }
 
+    @Test("lines may end in CR LF and be padded with any white space; blank lines count for line numbers")
+    func lineEnds() throws {
+        let script = "{\"command\":\"podcast.create\",\"name\":\"A\"}\r\n\r\n\u{A0}\t{\"command\":\"podcast.create\",\"name\":\"B\"}\u{2003}\r\n"
+        let lines = try Script.lines(script, now: Timestamp(rawValue: 0)!, readFile: Self.readFile)
+        #expect(lines.map(\.line) == [1, 3])
+        #expect(lines.map(\.submission.name) == ["podcast.create", "podcast.create"])
+        let refused = #expect(throws: ScriptError.self) {
+            try Script.lines("{\"command\":\"podcast.create\",\"name\":\"A\"}\r\n\u{A0}nope\r\n", now: Timestamp(rawValue: 0)!, readFile: Self.readFile)
+        }
+        #expect(refused?.line == 2)
+    }
+
     // MARK: settings
 
     @Test("an unknown key in settings is refused, and named", arguments: [

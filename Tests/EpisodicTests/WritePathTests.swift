@@ -55,6 +55,55 @@ struct WritePathTests {
         #expect(parts.allSatisfy { $0.otherWriterGotIn })
     }
 
+    @Test("a group after another writer's commit decides on it, not on the previous group's view")
+    func groupsSeeOtherWriters() throws {
+        // Given a batch whose second group names a podcast by a name it takes only between the groups
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let batch = [
+            Submission(.createEpisode(in: .id(show), .create(id: EpisodeID(UUID()), title: "One", at: studio.tick()))),
+            Submission(.createEpisode(in: .text("Renamed"), .create(id: EpisodeID(UUID()), title: "Two", at: studio.tick()))),
+        ]
+        var renamed = false
+
+        // When another writer renames the podcast once the first group is done
+        let report = try studio.library.submit(batch, actor: "tester", clock: studio.tick, groupLimit: 1) { _ in
+            guard !renamed else { return }
+            renamed = true
+            let other = try! Library(at: studio.library.path)
+            _ = try! other.submit([Submission(.podcast(.id(show), .rename("Renamed")))], actor: "other").results[0].get()
+        }
+
+        // Then the second group finds the podcast by its new name
+        #expect(report.results.count == 2)
+        #expect(throws: Never.self) { try report.results[1].get() }
+    }
+
+    @Test("a refused command's content is never stored, though the batch wrote it ahead")
+    func refusedContentIsNotStored() throws {
+        // Given a batch of two transcript imports, the second into an episode that does not exist
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let episode = try studio.createEpisode(in: show, "One")
+        let kept = Array("00:00:01\nAnna\nKept.\n".utf8), refused = Array("00:00:01\nAnna\nRefused.\n".utf8)
+        let batch = [
+            Submission.importTranscript(kept, into: .id(episode)),
+            Submission.importTranscript(refused, into: .id(EpisodeID(UUID()))),
+        ]
+
+        // When it runs, going on past the refusal
+        let report = try studio.library.submit(batch, actor: "tester", keepGoing: true, clock: studio.tick)
+
+        // Then only the accepted one's content is in the blob store, and no staged file is left
+        #expect((try? report.results[0].get()) != nil)
+        #expect((try? report.results[1].get()) == nil)
+        let blobs = BlobStore(directory: studio.library.path + "/blobs")
+        #expect(blobs.contains(BlobStore.reference(for: kept)))
+        #expect(!blobs.contains(BlobStore.reference(for: refused)))
+        let root = try FileManager.default.contentsOfDirectory(atPath: studio.library.path + "/blobs")
+        #expect(!root.contains { $0.hasPrefix(".incoming-") }, "\(root)")
+    }
+
     @Test("a read model that cannot be updated after the append: undo and redo report it as submit does, and keep the append")
     func readModelFailureAfterAppend() throws {
         let studio = try Studio()

@@ -11,12 +11,17 @@ struct GroupCommitTests {
         Given.commit(Given.event(StreamID(rawValue: "stream-\(i % 3)")!, "Happened", #"{"i":\#(i)}"#))
     }
 
+    /// A library at `library.path` on a simulated disk, made there.
+    static func simulated(_ library: TemporaryLibrary, seed: UInt64) throws -> SimulatedDisk {
+        try FileManager.default.createDirectory(atPath: library.path, withIntermediateDirectories: true)
+        return SimulatedDisk(root: library.path, seed: seed)
+    }
+
     @Test("commits appended unsynced share one fsync of their segment, and a power cut after it keeps them all")
     func oneFsyncForMany() throws {
         // Given a library on a simulated disk
         let library = TemporaryLibrary(inMemory: true)
-        try FileManager.default.createDirectory(atPath: library.path, withIntermediateDirectories: true)
-        let disk = SimulatedDisk(root: library.path, seed: 1)
+        let disk = try Self.simulated(library, seed: 1)
         let after = library.folder + "/after-sync"
         var segmentSyncs: (before: Int, after: Int) = (0, 0)
 
@@ -45,8 +50,7 @@ struct GroupCommitTests {
     @Test("a writer section that ends with commits unsynced syncs them before it lets the lock go")
     func sectionEndSyncs() throws {
         let library = TemporaryLibrary(inMemory: true)
-        try FileManager.default.createDirectory(atPath: library.path, withIntermediateDirectories: true)
-        let disk = SimulatedDisk(root: library.path, seed: 2)
+        let disk = try Self.simulated(library, seed: 2)
         let after = library.folder + "/after-section"
 
         try FileSystemLayer.$current.withValue(disk) {
@@ -60,5 +64,34 @@ struct GroupCommitTests {
 
         // Then a power cut right after the section keeps every commit
         #expect(try EventLog(at: after).events().count == 5)
+    }
+
+    @Test("a sync that fails takes back every commit it covered; the log goes on from the last durable one")
+    func failedSyncTakesBack() throws {
+        // Given a library on a simulated disk with two durable commits
+        let library = TemporaryLibrary(inMemory: true)
+        let disk = try Self.simulated(library, seed: 3)
+        try FileSystemLayer.$current.withValue(disk) {
+            let log = try EventLog.create(at: library.path)
+            try log.write { try $0.append(Self.commit(1), blobs: [], claims: []) }
+            try log.write { try $0.append(Self.commit(2), blobs: [], claims: []) }
+
+            // When three more are appended unsynced, and their sync fails
+            let error = try log.write { writer in
+                for i in 3...5 { _ = try writer.appendUnsynced(Self.commit(i), blobs: [], claims: []) }
+                disk.failNextSync(of: .segmentFile)
+                return #expect(throws: EventLogError.self) { try writer.sync() }
+            }
+            #expect(error != nil)
+
+            // Then the writer and a new reader see the two durable commits only, and the next commit follows them
+            #expect(log.head == LogPosition(2))
+            #expect(try EventLog(at: library.path).events().count == 2)
+            let next = try log.write { try $0.append(Self.commit(6), blobs: [], claims: []) }
+            #expect(next.positions.lowerBound == LogPosition(3))
+            let reopened = try EventLog(at: library.path)
+            #expect(try reopened.events().map(\.json) == [1, 2, 6].map { #"{"i":\#($0)}"# })
+            #expect(try reopened.verify().isClean)
+        }
     }
 }

@@ -68,6 +68,14 @@ final class SimulatedDisk: FileSystemCalls, @unchecked Sendable {
     private(set) var operations = 0
     /// The syncs that reached the model, by what they made durable.
     private(set) var syncs: [Sync: Int] = [:]
+    /// The next sync of this kind fails with EIO and makes nothing durable; every other call goes on
+    /// working, as after a transient I/O error.
+    private var failingSync: Sync?
+
+    /// Makes the next sync of `kind` fail, once.
+    func failNextSync(of kind: Sync) {
+        lock.withLock { failingSync = kind }
+    }
     private var stopAt: Int?
     private(set) var stopped = false
     /// A sync that does nothing, to show that the tests fail without it.
@@ -177,6 +185,10 @@ final class SimulatedDisk: FileSystemCalls, @unchecked Sendable {
             if shouldStop() { return fail() }
             // The real fsync is left out: the model decides what is durable, and the test runs faster.
             if let ignoring, kind(of: node) == ignoring { return 0 }
+            if let failing = failingSync, kind(of: node) == failing {
+                failingSync = nil
+                return fail()
+            }
             if let kind = kind(of: node) { syncs[kind, default: 0] += 1 }
             switch node {
             case .file(let id):

@@ -26,23 +26,23 @@ final class BlobStaging: @unchecked Sendable {
 
     init(store: BlobStore, contents: [[UInt8]]) {
         self.store = store
-        let queued = contents.map { (bytes: $0, sha256: BlobStore.reference(for: $0).sha256) }
-        waiting = Set(queued.map(\.sha256))
+        let queued = contents.map { (bytes: $0, ref: BlobStore.reference(for: $0)) }
+        waiting = Set(queued.map(\.ref.sha256))
         let thread = Thread { [self] in stage(queued) }
         thread.name = "episodic blob staging"
         thread.start()
     }
 
-    private func stage(_ queued: [(bytes: [UInt8], sha256: String)]) {
-        for (bytes, sha256) in queued {
+    private func stage(_ queued: [(bytes: [UInt8], ref: BlobRef)]) {
+        for (bytes, ref) in queued {
             if condition.withLock({ stopping }) { break }
             // A failure is left to the writer, whose own put meets it and reports it.
-            let result = try? store.stage(bytes)
+            let result = try? store.stage(bytes, as: ref)
             condition.withLock {
                 if let result {
-                    if staged[sha256] == nil { staged[sha256] = result } else { store.discard(result) }
+                    if staged[ref.sha256] == nil { staged[ref.sha256] = result } else { store.discard(result) }
                 }
-                waiting.remove(sha256)
+                waiting.remove(ref.sha256)
                 condition.broadcast()
             }
         }

@@ -30,14 +30,14 @@ public struct BlobStore: Sendable {
     /// or of a shard is refused, a link in place of a blob is replaced.
     @discardableResult
     public func put(_ bytes: [UInt8]) throws(EventLogError) -> BlobRef {
-        try place(try stage(bytes))
+        try place(try stage(bytes, as: Self.reference(for: bytes)))
     }
 
     /// The slow half of ``put(_:)``, which needs no lock and names nothing yet: the content, compressed,
     /// in a new temporary file of this folder, synced. ``BlobStaging`` does it on a thread of its own,
     /// ahead of the commit that will name the blob.
-    func stage(_ bytes: [UInt8]) throws(EventLogError) -> StagedBlob {
-        let ref = Self.reference(for: bytes)
+    /// `ref` is `bytes`' reference, which the caller has already computed.
+    func stage(_ bytes: [UInt8], as ref: BlobRef) throws(EventLogError) -> StagedBlob {
         let root = try Folder.inside(library, at: directory)
         let (temporary, file) = try root.createTemporary(prefix: Self.incomingPrefix)
         do {

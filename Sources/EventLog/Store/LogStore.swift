@@ -7,7 +7,7 @@ import Foundation
 /// ``EventLog``, the file log in the library's folder, is the embedded implementation. A shared
 /// library keeps its log on a server instead; its store gives the same guarantees: a commit is all or
 /// nothing, its expected versions are checked against the streams as they are when it is appended, and
-/// ``LogAppender/append(_:blobs:)`` returns only once the commit is durable. Positions are 1, 2, 3...
+/// ``LogAppender/append(_:blobs:claims:)`` returns only once the commit is durable. Positions are 1, 2, 3...
 /// without holes, in commit order, so reading from a position never skips an event.
 ///
 /// The read models read the library's local ``EventLog``; for a shared library that is the local copy

@@ -41,8 +41,7 @@ struct CLIBenchmark: ParsableCommand {
         let folder = try ProjectionsFolder.open(library, keep: keep)
         defer { if !keep { folder.remove() } }
         let report = Report(jsonOutput: json)
-        report.line("library", folder.root + (keep ? " (kept)" : " (removed at the end)"))
-        report.line("disk", DiskDescription.of(folder.root))
+        report.folder(folder.root, kept: keep)
 
         let small = try CLITarget.prepare(events: smallEvents, at: folder.root + "/cli-small", label: "small library", report: report)
         let large = try CLITarget.prepare(events: events, at: folder.root + "/cli-large", label: "large library", report: report)

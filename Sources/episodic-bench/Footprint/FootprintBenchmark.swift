@@ -54,8 +54,7 @@ struct FootprintBenchmark: ParsableCommand {
         let folder = try ProjectionsFolder.open(library, keep: keep)
         defer { if !keep { folder.remove() } }
         let report = Report(jsonOutput: json)
-        report.line("library", folder.root + (keep ? " (kept)" : " (removed at the end)"))
-        report.line("disk", DiskDescription.of(folder.root))
+        report.folder(folder.root, kept: keep)
         let main = try GeneratedLibrary.prepare(
             .main(events: events, transcripts: transcripts, decisionsPerCommit: decisionsPerCommit),
             at: folder.main, label: "generation", report: report)

@@ -39,8 +39,7 @@ struct LogBenchmark: ParsableCommand {
         let folder = try BenchFolder.create(at: library)
         defer { if !keep { folder.remove() } }
         let report = Report(jsonOutput: json)
-        report.line("library", folder.root + (keep ? " (kept)" : " (removed at the end)"))
-        report.line("disk", DiskDescription.of(folder.root))
+        report.folder(folder.root, kept: keep)
         report.value("library", folder.root)
 
         let log = try EventLog.create(at: folder.commitLibrary)

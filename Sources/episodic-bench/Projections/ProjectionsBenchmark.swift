@@ -60,8 +60,7 @@ struct ProjectionsBenchmark: ParsableCommand {
         let folder = try ProjectionsFolder.open(library, keep: keep)
         defer { if !keep { folder.remove() } }
         let report = Report(jsonOutput: json)
-        report.line("library", folder.root + (keep ? " (kept)" : " (removed at the end)"))
-        report.line("disk", DiskDescription.of(folder.root))
+        report.folder(folder.root, kept: keep)
         report.value("library", folder.root)
 
         let main = try GeneratedLibrary.prepare(

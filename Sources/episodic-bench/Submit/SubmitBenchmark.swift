@@ -35,8 +35,7 @@ struct SubmitBenchmark: ParsableCommand {
         let folder = try BenchFolder.create(at: library ?? ".bench/submit-\(getpid())")
         defer { folder.remove() }
         let report = Report(jsonOutput: json)
-        report.line("folder", folder.root)
-        report.line("disk", DiskDescription.of(folder.root))
+        report.folder(folder.root, kept: false)
         let scripts = try (1...Self.concurrency).map { podcast in
             let path = folder.root + "/script-\(podcast).jsonl"
             try Self.script(podcast: "Podcast \(podcast)", commands: commands, seed: UInt64(podcast)).write(toFile: path, atomically: true, encoding: .utf8)

@@ -51,3 +51,11 @@ final class Report {
         return out + "\""
     }
 }
+
+extension Report {
+    /// The folder a run works in, whether it stays, and the disk under it: the first lines of a run.
+    func folder(_ root: String, kept: Bool) {
+        line("library", root + (kept ? " (kept)" : " (removed at the end)"))
+        line("disk", DiskDescription.of(root))
+    }
+}

@@ -4,10 +4,12 @@ import Foundation
 /// What the log must hold for the results commands printed (`--json`): at each result's positions, the
 /// events of its command.
 enum Acknowledged {
-    /// Each result of `results` whose positions do not hold its command in `events`, described.
+    /// Each result of `results` that committed events but whose positions do not hold its command in
+    /// `events`, described.
     static func missing(_ results: [[String: Any]], in events: [RecordedEvent]) -> [String] {
         var missing: [String] = []
-        for result in results {
+        // A command that changed nothing (a retitle to the title it has) commits nothing: no positions.
+        for result in results where (result["events"] as? [Any])?.isEmpty != true {
             guard let commandID = result["commandID"] as? String, let positions = result["positions"] as? [String: Int],
                 let first = positions["first"], let last = positions["last"]
             else {

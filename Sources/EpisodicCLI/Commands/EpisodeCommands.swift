@@ -250,7 +250,8 @@ struct EpisodeCommands: ParsableCommand {
                     throw LibraryError.episodeNotFound(episode)
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
-                let podcastName = try library.podcastState(detail.podcastID).existing?.name
+                // From the read models, as the detail is: folding the podcast's stream would read its whole history.
+                let podcastName = try library.podcasts().first { $0.id == detail.podcastID }?.name
                 for line in EpisodeSheet.lines(detail, podcastName: podcastName, times: session.times) { Terminal.say(line) }
             }
         }

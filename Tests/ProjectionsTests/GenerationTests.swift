@@ -42,6 +42,26 @@ struct GenerationTests {
         #expect(stored.values.allSatisfy { $0.checkpoint == studio.log.head.rawValue && $0.identity == identity })
     }
 
+    @Test("one connection serves an opened read model: its checks at open, its catching up and its queries")
+    func oneConnection() throws {
+        // Given a library whose read models are behind its log by one command
+        let (studio, _) = try builtLibrary()
+        try studio.must(Scene.createEpisode(6, "Episode 6"))
+        let connections = ReadModelCheckTests.Connections()
+        let projectors = Projectors.standard(blobs: BlobReader(studio.log.blobs))
+            .map { ReadModelCheckTests.Noting(base: $0, connections: connections) }
+
+        // When a process opens them, catches them up and queries them
+        let readModel = try studio.openReadModel(projectors)
+        try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+        let summaries = try readModel.podcasts()
+
+        // Then one connection did all of it (every connection prepares each projector once): opening a
+        // connection attaches every projector's file, which is most of what opening a library costs
+        #expect(summaries.first?.episodeCount == 6)
+        #expect(connections.take().count == projectors.count)
+    }
+
     @Test("the furthest checkpoint is read without building anything: nil when there is no read model")
     func furthestCheckpoint() throws {
         let (studio, readModel) = try builtLibrary()

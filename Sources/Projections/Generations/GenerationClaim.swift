@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// A process's claim on a generation file: a shared `flock` on it, held for as long as the process may
-/// open the file (SQLite opens it again by path for each connection of a pool).
+/// open the file (SQLite opens it by path for each connection).
 ///
 /// Old generations are removed only by a process that gets the exclusive lock without waiting
 /// (``GenerationClaim/removeIfUnclaimed(_:)``), so a generation that a reader has claimed keeps its

@@ -46,7 +46,7 @@ extension ReadModel {
     static func install(_ build: GenerationBuild, keeping kept: [String: String], in library: String, projectors: [any Projector]) throws -> Opened {
         var claims = [try newGeneration(in: library)]
         let generation = Generation(manifest: claims[0].path, files: kept.merging(build.files) { $1 })
-        var database: DatabasePool?
+        var database: DatabaseQueue?
         do {
             try Generation.write(generation.manifest, files: generation.files)
             try syncFolder(generation.folder)

@@ -52,7 +52,7 @@ extension ReadModel {
         }
         guard let (generation, claims) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
 
-        let database: DatabasePool
+        let database: DatabaseQueue
         do {
             database = try openGeneration(generation, projectors: projectors, access: access)
         } catch where ReadModelFailure.isMalformed(error) {
@@ -109,9 +109,9 @@ extension ReadModel {
     /// ``openLive(_:projectors:readOnly:immutable:scanning:)``.
     static func openGeneration(
         _ generation: Generation, projectors: [any Projector], access: ReadModelAccess, scanning: Bool = false
-    ) throws -> DatabasePool {
+    ) throws -> DatabaseQueue {
         let ways = connectionAccesses(access)
-        func open(_ way: ConnectionAccess) throws -> DatabasePool {
+        func open(_ way: ConnectionAccess) throws -> DatabaseQueue {
             try check(openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable, scanning: scanning))
         }
         for way in ways.dropLast() {
@@ -123,7 +123,7 @@ extension ReadModel {
     }
 
     /// Reads each file's schema, where SQLite finds a file that is not a database.
-    private static func check(_ database: DatabasePool) throws -> DatabasePool {
+    private static func check(_ database: DatabaseQueue) throws -> DatabaseQueue {
         try database.read { db in
             for schema in try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list WHERE name <> 'temp'") {
                 _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.schema(schema)).sqlite_schema")

@@ -44,7 +44,8 @@ extension ReadModel {
     /// do not map them (a scan would make every mapped page resident), with a small page cache; the
     /// replay holds what a rebuild holds; tables are walked side by side, a row at a time.
     public func check(log: EventLog, limit: Int = 20, progress: ((RebuildProgress) -> Void)? = nil) throws -> ReadModelCheck {
-        let database = try Self.openGeneration(opened.generation, projectors: projectors, access: access, scanning: true)
+        let checking: ReadModelAccess = access == .readWrite ? .readOnly(reason: "it is being checked") : access
+        let database = try Self.openGeneration(opened.generation, projectors: projectors, access: checking, scanning: true)
         var problems: [String] = []
         do {
             let report = try database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }

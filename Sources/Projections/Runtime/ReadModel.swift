@@ -33,8 +33,8 @@ public final class ReadModel {
     public let batchSize: Int
     /// Whether this process may change the library's read models.
     public let access: ReadModelAccess
-    /// The generation answers come from, in WAL mode: many readers, one writer.
-    package var database: DatabasePool { opened.database }
+    /// The generation answers come from, through one connection (see ``openLive(_:projectors:readOnly:immutable:scanning:)``).
+    package var database: DatabaseQueue { opened.database }
     /// Its manifest.
     public var generation: String { opened.path }
     /// The file of the projector named `projector`; nil when the generation has none.
@@ -53,7 +53,7 @@ public final class ReadModel {
     /// One generation, open.
     struct Opened {
         var generation: Generation
-        var database: DatabasePool
+        var database: DatabaseQueue
         /// This process's claims on the generation's files (see ``GenerationClaim``); none for a temporary
         /// replay, which no other process sees.
         var claims: [GenerationClaim] = []

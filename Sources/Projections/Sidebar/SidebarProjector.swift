@@ -5,8 +5,11 @@ import PodcastDomain
 
 /// The sidebar: podcasts with their counts, and episode summaries with their derived flags.
 ///
-/// Live entities have summary rows; deleted ones a row in `sidebar_deleted`, for an id prefix. Flags come from the domain's `Episode` (the same code the rules use),
-/// and a podcast's counts are recounted from its episode rows whenever one of them changes.
+/// Live entities have summary rows; deleted ones a row in `sidebar_deleted`, for an id prefix. Flags come
+/// from the domain's `Episode` (the same code the rules use). A podcast's counts are what its episode
+/// rows add up to: a write that changes a few of its episodes adds the difference each makes (reading a
+/// row by id), and one that changes the podcast itself, or many of its episodes (a replay), recounts
+/// its rows (reading them all: 170 pages for 2,000 episodes).
 public struct SidebarProjector: Projector {
     public let name = "sidebar"
     public let schemaVersion = 4
@@ -14,8 +17,28 @@ public struct SidebarProjector: Projector {
 
     public init() {}
 
+    /// How many of a podcast's episodes one write changes at most before their podcast is recounted
+    /// rather than given each one's difference.
+    static let differencesAtMost = 16
+
     public func write(_ changes: EntityChanges, to db: Database) throws {
-        var recount = Set<PodcastID>()
+        var recount = Set(changes.podcasts.keys)
+        let touched = Dictionary(grouping: changes.episodes.values.compactMap { $0.state.existing?.podcastID }) { $0 }
+        recount.formUnion(touched.filter { $0.value.count > Self.differencesAtMost }.keys)
+        var differences = CountDifferences()
+        for (id, change) in changes.episodes {
+            // Episodes never change podcast: one whose podcast is recounted needs no difference.
+            guard let podcast = change.state.existing?.podcastID, !recount.contains(podcast) else { continue }
+            if let row = try Row.fetchOne(
+                db.cachedStatement(sql: "SELECT has_transcript, has_thumbnail FROM sidebar_episodes WHERE id = ?"),
+                arguments: [id.description])
+            {
+                differences.add(podcast, -1, hasTranscript: row[0], hasThumbnail: row[1])
+            }
+            if let episode = change.state.live {
+                differences.add(podcast, 1, hasTranscript: episode.hasTranscript, hasThumbnail: episode.hasThumbnail)
+            }
+        }
         for (id, change) in changes.podcasts {
             if let podcast = change.state.live {
                 try db.cachedStatement(sql: """
@@ -27,7 +50,6 @@ public struct SidebarProjector: Projector {
                         id.description, podcast.name, podcast.description, podcast.createdAt.rawValue,
                         podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
                     ])
-                recount.insert(id)
                 try Self.forgetDeleted(id.description, in: db)
             } else {
                 try db.cachedStatement(sql: "DELETE FROM sidebar_podcasts WHERE id = ?").execute(arguments: [id.description])
@@ -39,7 +61,6 @@ public struct SidebarProjector: Projector {
         for (id, change) in changes.episodes where change.state.live == nil {
             try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
             if let episode = change.state.existing {
-                recount.insert(episode.podcastID)
                 try Self.keepDeleted(
                     id.description, kind: "episode", podcast: episode.podcastID.description, number: episode.number,
                     label: episode.title, in: db)
@@ -68,7 +89,6 @@ public struct SidebarProjector: Projector {
             row.bind(12, episode.hasThumbnail)
             row.bind(13, episode.thumbnailOutdated)
             try row.run()
-            recount.insert(episode.podcastID)
             // A restored episode; on an empty table (nearly always) a lookup in an empty index.
             try Self.forgetDeleted(id.description, in: db)
         }
@@ -81,6 +101,32 @@ public struct SidebarProjector: Projector {
                 WHERE id = ?1
                 """).execute(arguments: [podcast.description])
         }
+        for (podcast, difference) in differences.byPodcast where difference != .zero {
+            try db.cachedStatement(sql: """
+                UPDATE sidebar_podcasts SET episode_count = episode_count + ?, missing_transcript_count = missing_transcript_count + ?,
+                    missing_thumbnail_count = missing_thumbnail_count + ?
+                WHERE id = ?
+                """).execute(arguments: [difference.episodes, difference.missingTranscripts, difference.missingThumbnails, podcast.description])
+        }
+    }
+}
+
+/// What a write's episode rows change in their podcasts' counts.
+struct CountDifferences {
+    struct Counts: Equatable {
+        static let zero = Counts()
+        var episodes = 0
+        var missingTranscripts = 0
+        var missingThumbnails = 0
+    }
+
+    private(set) var byPodcast: [PodcastID: Counts] = [:]
+
+    /// Counts a row of `podcast` in (`sign` 1) or out (-1).
+    mutating func add(_ podcast: PodcastID, _ sign: Int, hasTranscript: Bool, hasThumbnail: Bool) {
+        byPodcast[podcast, default: .zero].episodes += sign
+        if !hasTranscript { byPodcast[podcast, default: .zero].missingTranscripts += sign }
+        if !hasThumbnail { byPodcast[podcast, default: .zero].missingThumbnails += sign }
     }
 }
 

@@ -56,6 +56,8 @@ let package = Package(
         // The log's JSON and the domain's events: the payload encoder and decoder (several times faster
         // than Foundation's), upcasting, and the bridge between log envelopes and domain events.
         .target(name: "EventCodec", dependencies: ["CoreValues", "EventLog", "PodcastDomain"]),
+        // SQLite's connection options, which Swift cannot set itself (sqlite3_db_config is variadic).
+        .systemLibrary(name: "CSQLiteConfig"),
         // libgd from the system (Debian: libgd-dev), with FreeType for text: its header for the types, the
         // library itself opened with dlopen on first use (see Sources/CGD/include/cgd.h for why).
         .target(name: "CGD", linkerSettings: [.linkedLibrary("dl")]),
@@ -80,6 +82,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, to read the columns of long lists without a `Row` per value.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                "CSQLiteConfig",
             ],
             resources: [.copy("Schemas")]
         ),

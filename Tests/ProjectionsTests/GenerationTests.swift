@@ -62,6 +62,26 @@ struct GenerationTests {
         #expect(connections.take().count == projectors.count)
     }
 
+    @Test("closing leaves the projectors' transactions in their WALs, unsynced and not checkpointed, and the next reader sees them")
+    func walKeptOnClose() throws {
+        // Given a library whose read models were caught up and closed
+        let (studio, first) = try builtLibrary()
+        let files = first.projectors.compactMap { first.file(of: $0.name) }
+        try studio.must(Scene.createEpisode(6, "Episode 6"))
+        try studio.log.write { _ in try first.catchUp(with: studio.log) }
+
+        // When the process lets go of them
+        _ = consume first
+
+        // Then each projector's last transaction is still in its WAL (a checkpoint on close would have
+        // synced it into the file and emptied the WAL), and a new reader reads it from there
+        for file in files {
+            let wal = try FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int ?? 0
+            #expect(wal > 0, "\(file)")
+        }
+        #expect(try studio.openReadModel().podcasts().first?.episodeCount == 6)
+    }
+
     @Test("the furthest checkpoint is read without building anything: nil when there is no read model")
     func furthestCheckpoint() throws {
         let (studio, readModel) = try builtLibrary()

@@ -40,21 +40,24 @@ extension Generation {
     static func read(_ manifest: String, access: ReadModel.ConnectionAccess) throws -> Generation {
         let queue = try DatabaseQueue(path: ReadModel.connectionPath(manifest, access: access), configuration: ReadModel.readOnlyConfiguration)
         defer { try? queue.close() }
-        return try queue.read { db in
-            guard try db.tableExists("projection_files") else {
-                return Generation(manifest: manifest, files: [:], isSingleFile: true)
-            }
-            var files: [String: String] = [:]
-            let folder = (manifest as NSString).deletingLastPathComponent
-            for row in try Row.fetchAll(db, sql: "SELECT name, file FROM projection_files") {
-                let name: String = row["name"], file: String = row["file"]
-                guard GenerationFile.isFile(file, of: name) else {
-                    throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the manifest \(manifest) names \(file) for \(name)")
-                }
-                files[name] = folder + "/" + file
-            }
-            return Generation(manifest: manifest, files: files)
+        return try queue.read { try read(manifest, from: $0) }
+    }
+
+    /// Reads the manifest at `manifest` through `db`, a connection whose main database it is.
+    static func read(_ manifest: String, from db: Database) throws -> Generation {
+        guard try db.tableExists("projection_files") else {
+            return Generation(manifest: manifest, files: [:], isSingleFile: true)
         }
+        var files: [String: String] = [:]
+        let folder = (manifest as NSString).deletingLastPathComponent
+        for row in try Row.fetchAll(db, sql: "SELECT name, file FROM projection_files") {
+            let name: String = row["name"], file: String = row["file"]
+            guard GenerationFile.isFile(file, of: name) else {
+                throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "the manifest \(manifest) names \(file) for \(name)")
+            }
+            files[name] = folder + "/" + file
+        }
+        return Generation(manifest: manifest, files: files)
     }
 
     /// Writes a new manifest at `manifest` (a claimed, empty file) naming `files`, in WAL mode with its WAL

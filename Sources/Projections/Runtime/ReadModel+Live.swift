@@ -9,7 +9,7 @@ extension ReadModel {
         library: String, projectors: [any Projector], log: EventLog, access: ReadModelAccess
     ) throws -> (opened: Opened?, problem: Problem?) {
         let link = LiveLink(library: library)
-        var found: (generation: Generation, claims: [GenerationClaim])?
+        var found: (generation: Generation, claims: [GenerationClaim], connection: ManifestConnection)?
         for _ in 0..<5 where found == nil {
             let target = link.read()
             switch target {
@@ -28,9 +28,9 @@ extension ReadModel {
                     continue  // a rebuild swapped generations meanwhile: follow the link again
                 }
                 let manifestOnly = Generation(manifest: path, files: [:])
-                let generation: Generation
+                let (generation, connection): (Generation, ManifestConnection)
                 do {
-                    generation = try readManifest(path, access: access)
+                    (generation, connection) = try readManifest(path, access: access)
                 } catch where ReadModelFailure.isMalformed(error) {
                     return (nil, .damaged("\(error)", generation: manifestOnly))
                 } catch {
@@ -47,14 +47,14 @@ extension ReadModel {
                     if link.read() == target { return (nil, .damaged("one of its files is missing", generation: generation)) }
                     continue
                 }
-                found = (generation, [claim] + files)
+                found = (generation, [claim] + files, connection)
             }
         }
-        guard let (generation, claims) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
+        guard let (generation, claims, connection) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
 
         let database: DatabaseQueue
         do {
-            database = try openGeneration(generation, projectors: projectors, access: access)
+            database = try attached(generation, to: connection, projectors: projectors, access: access)
         } catch where ReadModelFailure.isMalformed(error) {
             return (nil, .damaged("\(error)", generation: generation))
         } catch {
@@ -94,15 +94,40 @@ extension ReadModel {
         }
     }
 
-    /// The manifest at `path`, read as `access` allows.
-    static func readManifest(_ path: String, access: ReadModelAccess) throws -> Generation {
+    /// A connection to a manifest alone, and how it was opened: its generation's files are attached to
+    /// it once they are claimed, so that opening a generation opens one connection.
+    struct ManifestConnection {
+        var database: DatabaseQueue
+        var access: ConnectionAccess
+    }
+
+    /// The manifest at `path`, read as `access` allows, through the connection its generation is then
+    /// attached to (``attached(_:to:projectors:access:)``).
+    static func readManifest(_ path: String, access: ReadModelAccess) throws -> (Generation, ManifestConnection) {
+        func read(_ way: ConnectionAccess) throws -> (Generation, ManifestConnection) {
+            let database = try openManifest(path, access: way)
+            return (try database.read { try Generation.read(path, from: $0) }, ManifestConnection(database: database, access: way))
+        }
         let ways = connectionAccesses(access)
         for way in ways.dropLast() {
             do {
-                return try Generation.read(path, access: way)
+                return try read(way)
             } catch where !ReadModelFailure.isMalformed(error) {}
         }
-        return try Generation.read(path, access: ways.last!)
+        return try read(ways.last!)
+    }
+
+    /// `generation`, whose files the caller has claimed, attached to the connection that read its
+    /// manifest; when they cannot be attached there, opened again as `access` allows.
+    static func attached(
+        _ generation: Generation, to connection: ManifestConnection, projectors: [any Projector], access: ReadModelAccess
+    ) throws -> DatabaseQueue {
+        do {
+            try attach(generation, projectors: projectors, to: connection.database, access: connection.access)
+            return try check(connection.database)
+        } catch where !ReadModelFailure.isMalformed(error) {
+            return try openGeneration(generation, projectors: projectors, access: access)
+        }
     }
 
     /// Opens a generation as `access` allows (see ``connectionAccesses(_:)``); `scanning` as in

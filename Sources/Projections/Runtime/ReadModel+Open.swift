@@ -71,34 +71,55 @@ extension ReadModel {
         _ generation: Generation, projectors: [any Projector], readOnly: Bool, immutable: Bool = false, scanning: Bool = false
     ) throws -> DatabaseQueue {
         let access: ConnectionAccess = immutable ? .immutable : readOnly ? .readOnly : .readWrite
+        let database = try openManifest(generation.manifest, access: access, scanning: scanning)
+        try attach(generation, projectors: projectors, to: database, access: access, scanning: scanning)
+        return database
+    }
+
+    /// The first half of ``openLive(_:projectors:readOnly:immutable:scanning:)``: a connection to the
+    /// manifest alone, through which the manifest can be read before its files are claimed and attached.
+    static func openManifest(_ manifest: String, access: ConnectionAccess, scanning: Bool = false) throws -> DatabaseQueue {
         var configuration = Configuration()
-        configuration.readonly = readOnly
+        configuration.readonly = access != .readWrite
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 let code = csqlite_keep_wal_on_close(db.sqliteConnection)
                 guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
             }
+            try configure("main", of: db, scanning: scanning)
+        }
+        return try DatabaseQueue(path: connectionPath(manifest, access: access), configuration: configuration)
+    }
+
+    /// The second half: attaches each projector's file of `generation` to `database`, opened by
+    /// ``openManifest(_:access:scanning:)`` on its manifest with the same `access`.
+    static func attach(
+        _ generation: Generation, projectors: [any Projector], to database: DatabaseQueue, access: ConnectionAccess, scanning: Bool = false
+    ) throws {
+        try database.inDatabase { db in
             for (name, file) in generation.files.sorted(by: { $0.key < $1.key }) {
                 try db.execute(sql: "ATTACH DATABASE ? AS \(schema(name))", arguments: [connectionPath(file, access: access)])
-            }
-            for name in ["main"] + generation.files.keys.sorted().map(schema) {
-                var persist: Int32 = 1
-                _ = sqlite3_file_control(db.sqliteConnection, name, SQLITE_FCNTL_PERSIST_WAL, &persist)
-                if scanning {
-                    try db.execute(sql: "PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -8192")
-                } else if db.configuration.readonly {
-                    try db.execute(sql: "PRAGMA \(name).mmap_size = \(1 << 30); PRAGMA \(name).cache_size = -32768")
-                } else {
-                    try db.execute(sql: """
-                        PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -32768; PRAGMA \(name).synchronous = NORMAL;
-                        PRAGMA \(name).journal_size_limit = 4194304
-                        """)
-                }
+                try configure(schema(name), of: db, scanning: scanning)
             }
             for projector in projectors { try projector.prepare(db) }
         }
-        return try DatabaseQueue(path: connectionPath(generation.manifest, access: access), configuration: configuration)
+    }
+
+    /// Sets the database `name` of `db`'s connection as the type's description says.
+    private static func configure(_ name: String, of db: Database, scanning: Bool) throws {
+        var persist: Int32 = 1
+        _ = sqlite3_file_control(db.sqliteConnection, name, SQLITE_FCNTL_PERSIST_WAL, &persist)
+        if scanning {
+            try db.execute(sql: "PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -8192")
+        } else if db.configuration.readonly {
+            try db.execute(sql: "PRAGMA \(name).mmap_size = \(1 << 30); PRAGMA \(name).cache_size = -32768")
+        } else {
+            try db.execute(sql: """
+                PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -32768; PRAGMA \(name).synchronous = NORMAL;
+                PRAGMA \(name).journal_size_limit = 4194304
+                """)
+        }
     }
 
     /// The files of a generation being built, attached to one connection (its main database is in

@@ -177,9 +177,9 @@ public final class ReadModel {
         for _ in 0..<5 {
             guard case .generation(let live) = LiveLink(library: library).read(), live != generation else { return }
             guard let claim = try GenerationClaim.claim(live) else { continue }
-            let generation = try Self.readManifest(live, access: access)
+            let (generation, connection) = try Self.readManifest(live, access: access)
             guard let files = try generation.claimFiles() else { continue }
-            let database = try Self.openGeneration(generation, projectors: projectors, access: access)
+            let database = try Self.attached(generation, to: connection, projectors: projectors, access: access)
             opened = Opened(generation: generation, database: database, claims: [claim] + files)
             return
         }

@@ -82,6 +82,33 @@ struct GenerationTests {
         #expect(try studio.openReadModel().podcasts().first?.episodeCount == 6)
     }
 
+    @Test("a WAL written by one process after another is folded in and emptied once it passes its limit, never left to grow")
+    func walBounded() throws {
+        let (studio, _) = try builtLibrary()
+        var largest = 0, folded = 0, previous: [String: Int] = [:]
+        for n in 1...40 {
+            // Given a command of its own, as a process of its own: a read model opened, caught up, closed
+            let words = (0..<2_000).map { "word\(($0 * 7_919 + n * 104_729) % 9_000)" }.joined(separator: " ")
+            try studio.must(Scene.importTranscript(n % 5 + 1, "00:00:01\nHost\n\(words).\n"))
+            let readModel = try studio.openReadModel()
+            try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
+            let files = readModel.projectors.compactMap { readModel.file(of: $0.name) }
+            _ = consume readModel
+
+            // Then no WAL is ever larger than the limit once its writer is done, and the search index's
+            // grew past it again and again (it was folded in, and started over)
+            for file in files {
+                let size = try FileManager.default.attributesOfItem(atPath: file + "-wal")[.size] as? Int ?? 0
+                #expect(size <= ReadModel.walLimit, "\(file) after command \(n)")
+                if size < previous[file, default: 0] { folded += 1 }
+                previous[file] = size
+                largest = max(largest, size)
+            }
+        }
+        #expect(folded >= 2 && largest > ReadModel.walLimit / 2, "folded \(folded), largest \(largest)")
+        #expect(try studio.openReadModel().podcasts().first?.episodeCount == 5)
+    }
+
     @Test("the furthest checkpoint is read without building anything: nil when there is no read model")
     func furthestCheckpoint() throws {
         let (studio, readModel) = try builtLibrary()

@@ -56,8 +56,8 @@ extension ReadModel {
     ///   the files read-only, the WAL's transactions included: SQLite needs both files to exist for that.
     /// - Closing does not checkpoint the WAL either: a checkpoint syncs the WAL and the file, and the
     ///   next process's first write starts a new WAL with a synced header, four syncs per file and
-    ///   sixteen of a one-command process's seventeen. Writers checkpoint as SQLite does by default,
-    ///   once the WAL holds 1,000 pages. A power cut can take the transactions since the last
+    ///   sixteen of a one-command process's seventeen. A writer folds a WAL in once it is larger than
+    ///   ``walLimit`` (``foldLargeWALs()``). A power cut can take the transactions since the last
     ///   checkpoint, never make the files inconsistent (`synchronous = NORMAL`): the checkpoints then
     ///   stand before the log's head, and the next command catches up.
     /// - A connection that finds a file locked waits rather than failing at once.
@@ -74,6 +74,30 @@ extension ReadModel {
         let database = try openManifest(generation.manifest, access: access, scanning: scanning)
         try attach(generation, projectors: projectors, to: database, access: access, scanning: scanning)
         return database
+    }
+
+    /// How large a projector's WAL grows (bytes) before the writer that grew it folds it into the file
+    /// and empties it: 1 MiB, 256 pages. Connections do not checkpoint when they close (see
+    /// ``openLive(_:projectors:readOnly:immutable:scanning:)``), and SQLite's own checkpoints cannot
+    /// bound a WAL written by one process after another: each process's first connection reads the WAL
+    /// whole to index it, and an index made that way forgets what was checkpointed, so the WAL would
+    /// never start over, and every process would read all of it.
+    static let walLimit = 1 << 20
+
+    /// Folds into its file, and empties, each projector's WAL larger than ``walLimit``. Without waiting:
+    /// a WAL that another process is reading stays for the next writer. Its failures are left there too.
+    func foldLargeWALs() {
+        guard access == .readWrite, !isTemporary else { return }
+        let large = opened.generation.files.filter { _, file in
+            var info = stat()
+            return stat(file + "-wal", &info) == 0 && Int(info.st_size) > Self.walLimit
+        }
+        guard !large.isEmpty else { return }
+        try? database.inDatabase { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = 10000") }
+            for name in large.keys.sorted() { try db.execute(sql: "PRAGMA \(Self.schema(name)).wal_checkpoint(TRUNCATE)") }
+        }
     }
 
     /// The first half of ``openLive(_:projectors:readOnly:immutable:scanning:)``: a connection to the

@@ -125,6 +125,7 @@ public final class ReadModel {
         }
         try reopenIfSwapped()
         guard let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) else {
+            defer { foldLargeWALs() }
             return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
         }
         if case .ahead = problem, !asWriter {

@@ -60,7 +60,7 @@ extension ReadModel {
     ///   ``walLimit`` (``foldLargeWALs()``). A power cut can take the transactions since the last
     ///   checkpoint, never make the files inconsistent (`synchronous = NORMAL`): the checkpoints then
     ///   stand before the log's head, and the next command catches up.
-    /// - A connection that finds a file locked waits rather than failing at once.
+    /// - A connection that finds a file locked waits (``lockWait``) rather than failing at once.
     /// - Each projector prepares every connection (the SQL functions its tables need).
     ///
     /// `readOnly` opens them without writing anything, the shared-memory indexes included (SQLite would
@@ -76,36 +76,15 @@ extension ReadModel {
         return database
     }
 
-    /// How large a projector's WAL grows (bytes) before the writer that grew it folds it into the file
-    /// and empties it: 1 MiB, 256 pages. Connections do not checkpoint when they close (see
-    /// ``openLive(_:projectors:readOnly:immutable:scanning:)``), and SQLite's own checkpoints cannot
-    /// bound a WAL written by one process after another: each process's first connection reads the WAL
-    /// whole to index it, and an index made that way forgets what was checkpointed, so the WAL would
-    /// never start over, and every process would read all of it.
-    static let walLimit = 1 << 20
-
-    /// Folds into its file, and empties, each projector's WAL larger than ``walLimit``. Without waiting:
-    /// a WAL that another process is reading stays for the next writer. Its failures are left there too.
-    func foldLargeWALs() {
-        guard access == .readWrite, !isTemporary else { return }
-        let large = opened.generation.files.filter { _, file in
-            var info = stat()
-            return stat(file + "-wal", &info) == 0 && Int(info.st_size) > Self.walLimit
-        }
-        guard !large.isEmpty else { return }
-        try? database.inDatabase { db in
-            try db.execute(sql: "PRAGMA busy_timeout = 0")
-            defer { try? db.execute(sql: "PRAGMA busy_timeout = 10000") }
-            for name in large.keys.sorted() { try db.execute(sql: "PRAGMA \(Self.schema(name)).wal_checkpoint(TRUNCATE)") }
-        }
-    }
+    /// How long a connection that finds a file locked waits for it (seconds) before failing.
+    static let lockWait: TimeInterval = 10
 
     /// The first half of ``openLive(_:projectors:readOnly:immutable:scanning:)``: a connection to the
     /// manifest alone, through which the manifest can be read before its files are claimed and attached.
     static func openManifest(_ manifest: String, access: ConnectionAccess, scanning: Bool = false) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = access != .readWrite
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(lockWait)
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 let code = csqlite_keep_wal_on_close(db.sqliteConnection)
@@ -143,6 +122,30 @@ extension ReadModel {
                 PRAGMA \(name).mmap_size = 0; PRAGMA \(name).cache_size = -32768; PRAGMA \(name).synchronous = NORMAL;
                 PRAGMA \(name).journal_size_limit = 4194304
                 """)
+        }
+    }
+
+    /// How large a projector's WAL grows (bytes) before the writer that grew it folds it into the file
+    /// and empties it: 1 MiB, 256 pages. Connections do not checkpoint when they close (see
+    /// ``openLive(_:projectors:readOnly:immutable:scanning:)``), and SQLite's own checkpoints cannot
+    /// bound a WAL written by one process after another: each process's first connection reads the WAL
+    /// whole to index it, and an index made that way forgets what was checkpointed, so the WAL would
+    /// never start over, and every process would read all of it.
+    static let walLimit = 1 << 20
+
+    /// Folds into its file, and empties, each projector's WAL larger than ``walLimit``. Without waiting:
+    /// a WAL that another process is reading stays for the next writer. Its failures are left there too.
+    func foldLargeWALs() {
+        guard access == .readWrite, !isTemporary else { return }
+        let large = opened.generation.files.filter { _, file in
+            var info = stat()
+            return stat(file + "-wal", &info) == 0 && Int(info.st_size) > Self.walLimit
+        }
+        guard !large.isEmpty else { return }
+        try? database.inDatabase { db in
+            try db.execute(sql: "PRAGMA busy_timeout = 0")
+            defer { try? db.execute(sql: "PRAGMA busy_timeout = \(Int(Self.lockWait * 1000))") }
+            for name in large.keys.sorted() { try db.execute(sql: "PRAGMA \(Self.schema(name)).wal_checkpoint(TRUNCATE)") }
         }
     }
 
@@ -198,7 +201,7 @@ extension ReadModel {
     static var readOnlyConfiguration: Configuration {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(lockWait)
         return configuration
     }
 

@@ -125,8 +125,9 @@ public final class ReadModel {
         }
         try reopenIfSwapped()
         guard let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) else {
-            defer { foldLargeWALs() }
-            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+            let applied = try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+            if applied > 0 { foldLargeWALs() }
+            return applied
         }
         if case .ahead = problem, !asWriter {
             let live = opened

@@ -41,10 +41,10 @@ struct LeadingOptionsTests {
         let cli = CLI()
         let before = try cli.must("--version").out
         #expect(before.hasPrefix("episodic "))
-        #expect(before.contains("\nlibrary format 2\n"))
+        #expect(before.contains("\nlibrary format 3\n"))
         #expect(before.contains("library \(cli.library) (none yet: `episodic init` creates it)"))
         try cli.must("init")
-        #expect(try cli.must("--version").out.contains("library \(cli.library) (episodic library format 2)"))
+        #expect(try cli.must("--version").out.contains("library \(cli.library) (episodic library format 3)"))
     }
 
     @Test("Top-level --help lists the shared options")

@@ -30,7 +30,7 @@ struct LibraryCareCLITests {
         let info = try cli.object("info")
         #expect(info["location"] as? String == cli.library)
         #expect(info["shared"] == nil)
-        #expect(info["formatVersion"] as? Int == 2)
+        #expect(info["formatVersion"] as? Int == 3)
         #expect(info["head"] as? Int == 0)
         #expect(info["events"] as? Int == 0)
         #expect(info["segments"] as? [String: Int] == ["count": 0, "sealed": 0, "compacted": 0])

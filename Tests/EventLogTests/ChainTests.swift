@@ -19,10 +19,10 @@ struct ChainTests {
         return (library, log)
     }
 
-    /// The decoded content of each frame of segment 1.
-    func frameContents(_ library: TemporaryLibrary) throws -> [[UInt8]] {
-        let bytes = try library.read(library.segmentPath(1))
-        let (frames, end) = try library.frameOffsets()
+    /// The decoded content of each frame of a segment.
+    func frameContents(_ library: TemporaryLibrary, segment: UInt32 = 1) throws -> [[UInt8]] {
+        let bytes = try library.read(library.segmentPath(segment))
+        let (frames, end) = try library.frameOffsets(ofSegment: segment)
         return try zip(frames, frames.dropFirst() + [end]).map { start, stop in
             try Array(bytes[Int(start)..<Int(stop)]).withUnsafeBytes { try LZ4Decoder().decode($0) }
         }
@@ -37,18 +37,18 @@ struct ChainTests {
 
     func sha256(_ bytes: [UInt8]) -> String { SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined() }
 
-    /// Rewrites segment 1 with these frame contents, each compressed as a commit is.
-    func rewrite(_ library: TemporaryLibrary, frames contents: [[UInt8]]) throws {
-        let header = Array(try library.read(library.segmentPath(1)).prefix(SegmentHeader.size))
-        try library.write(header + contents.flatMap { LZ4Frame.compress($0) }, to: library.segmentPath(1))
-        try FileManager.default.removeItem(atPath: library.path + "/index")
+    /// Rewrites a segment with these frame contents, each compressed as a commit is.
+    func rewrite(_ library: TemporaryLibrary, segment: UInt32 = 1, frames contents: [[UInt8]]) throws {
+        let header = Array(try library.read(library.segmentPath(segment)).prefix(SegmentHeader.size))
+        try library.write(header + contents.flatMap { LZ4Frame.compress($0) }, to: library.segmentPath(segment))
+        if FileManager.default.fileExists(atPath: library.path + "/index") { try FileManager.default.removeItem(atPath: library.path + "/index") }
     }
 
     @Test("a new library has an ID, and every commit's first line names the hash of the commit before it")
     func links() throws {
         let (library, log) = try chainedLibrary()
         let id = try #require(LibraryID(text: String(decoding: try library.read(library.path + "/ID"), as: UTF8.self)))
-        #expect(String(decoding: try library.read(library.path + "/FORMAT"), as: UTF8.self) == "episodic library format 2\n")
+        #expect(String(decoding: try library.read(library.path + "/FORMAT"), as: UTF8.self) == "episodic library format \(EventLog.formatVersion)\n")
 
         let contents = try frameContents(library)
         #expect(contents.count == 7)
@@ -187,7 +187,7 @@ struct ChainTests {
 
         try Given.appended(2, to: "s", in: try library.open())
 
-        #expect(String(decoding: try library.read(library.path + "/FORMAT"), as: UTF8.self) == "episodic library format 2\n")
+        #expect(String(decoding: try library.read(library.path + "/FORMAT"), as: UTF8.self) == "episodic library format \(EventLog.formatVersion)\n")
         #expect(LibraryID(text: String(decoding: try library.read(library.path + "/ID"), as: UTF8.self)) != nil)
         #expect(try previous(in: frameContents(library)[3]) == sha256(lastContent))
         let after = try library.open().verify()
@@ -213,7 +213,7 @@ struct ChainTests {
         // A segment header that claims a newer format than the library's FORMAT.
         try library.write(Array("episodic library format 1\n".utf8), to: library.path + "/FORMAT")
         let older = try library.open().verify().problems.map(\.description)
-        #expect(older.contains { $0.contains("its header says log format 2, but the library's FORMAT says 1") }, "\(older)")
+        #expect(older.contains { $0.contains("its header says log format \(EventLog.formatVersion), but the library's FORMAT says 1") }, "\(older)")
     }
 
     @Test("verify reports a frame descriptor the log never writes")

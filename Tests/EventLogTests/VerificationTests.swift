@@ -104,21 +104,22 @@ struct LibraryTests {
         try Given.appended(2, to: "s", in: log)
 
         // A newer FORMAT file.
-        try library.write(Array("episodic library format 3\n".utf8), to: library.path + "/FORMAT")
+        let current = EventLog.formatVersion, newer = EventLog.formatVersion + 1
+        try library.write(Array("episodic library format \(newer)\n".utf8), to: library.path + "/FORMAT")
         var before = try library.snapshot()
         let error = #expect(throws: EventLogError.self) { try library.open() }
-        #expect(error == .newerFormat(file: library.path + "/FORMAT", found: 3, supported: 2))
+        #expect(error == .newerFormat(file: library.path + "/FORMAT", found: newer, supported: current))
         #expect(error?.description.contains("Upgrade Episodic") == true)
         #expect(throws: EventLogError.self) { try library.create() }
         #expect(try library.snapshot() == before)
 
         // A segment written in a newer format.
-        try library.write(Array("episodic library format 2\n".utf8), to: library.path + "/FORMAT")
+        try library.write(Array("episodic library format \(current)\n".utf8), to: library.path + "/FORMAT")
         var segment = try library.read(library.segmentPath(1))
-        segment[16] = 3
+        segment[16] = UInt8(newer)
         try library.write(segment, to: library.segmentPath(1))
         before = try library.snapshot()
-        #expect(throws: EventLogError.newerFormat(file: library.segmentPath(1), found: 3, supported: 2)) {
+        #expect(throws: EventLogError.newerFormat(file: library.segmentPath(1), found: newer, supported: current)) {
             try library.open()
         }
         #expect(try library.snapshot() == before)

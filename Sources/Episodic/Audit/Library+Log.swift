@@ -49,7 +49,8 @@ extension Library {
     }
 
     /// A filter that names streams (an episode, `--stream`) and no podcast reads them through the
-    /// stream index, so its cost follows those streams, not the log; any other reads the log.
+    /// stream index, so its cost follows those streams, not the log; any other reads the log. Lines
+    /// come as appended: the audit shows every commit's `prev`, compacted or not.
     private func readLog(
         _ filter: LogFilter, from start: LogPosition, podcasts: inout EpisodePodcasts, _ body: (LoggedEvent) throws -> Void
     ) throws {
@@ -67,7 +68,7 @@ extension Library {
             return LoggedEvent(record: RecordedEvent(envelope), event: event, line: String(decoding: envelope.line, as: UTF8.self))
         }
         guard filter.podcast == nil, !streams.isEmpty else {
-            try store.read(from: start, through: filter.end) { envelope in
+            try store.readAsAppended(from: start, through: filter.end) { envelope in
                 if let logged = try accepted(envelope) { try body(logged) }
             }
             return
@@ -75,7 +76,7 @@ extension Library {
         let end = min(filter.end ?? log.head, log.head)
         var found: [LoggedEvent] = []
         for stream in streams {
-            try store.read(stream: stream) { envelope in
+            try store.readAsAppended(stream: stream) { envelope in
                 guard envelope.position >= start, envelope.position <= end, let logged = try accepted(envelope) else { return }
                 found.append(logged)
             }

@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 
-/// The SHA-256 of one commit's lines, each with its newline, exactly as stored.
+/// The SHA-256 of one commit's lines, each with its newline, exactly as appended.
 ///
 /// Since log format 2, the first line of every commit carries the hash of the commit before it as
 /// `"prev"`; the log's first commit carries the library's ``genesis(of:)`` hash instead. A hash covers
 /// its own `prev`, so each commit's hash pins every commit before it: a frame edited, removed,
 /// reordered or copied from another library breaks the chain at the first commit after it.
-/// Compaction copies lines verbatim, so it keeps the chain.
+/// Compaction copies lines verbatim but for the `prev`s a frame gives (format 3, ``CommitWalker``),
+/// which hashing puts back, so it keeps the chain.
 struct CommitHash: Equatable, CustomStringConvertible {
     static let hexCount = 64
 

@@ -119,8 +119,9 @@ enum EnvelopeParser {
             }
             guard CommandID(String(decoding: UnsafeRawBufferPointer(rebasing: line[command]), as: UTF8.self)) != nil
             else { throw .malformed("command is not a UUID") }
-            if let previous, CommitHash(hex: UnsafeRawBufferPointer(rebasing: line[previous])) == nil {
-                throw .malformed("prev is not 64 lowercase hex digits")
+            // Empty where compaction left it out (format 3): the hash of the commit before.
+            if let previous, !previous.isEmpty, CommitHash(hex: UnsafeRawBufferPointer(rebasing: line[previous])) == nil {
+                throw .malformed("prev is not 64 lowercase hex digits, nor empty")
             }
             if let blobs, blobRefs(in: UnsafeRawBufferPointer(rebasing: line[blobs])) == nil {
                 throw .malformed("blobs must be a list of {\"sha256\", \"bytes\"}")

@@ -21,7 +21,8 @@ public struct EventEnvelope {
     let actorEscaped: Bool
     let commandRange: Range<Int>
     let undoesRange: Range<Int>?
-    /// `prev`: on the first line of a commit since log format 2, the hash of the commit before it.
+    /// `prev`: on the first line of a commit since log format 2, the hash of the commit before it; empty
+    /// where compaction left it out (format 3), the hash then being the one the commit before has.
     let previousRange: Range<Int>?
     let blobsRange: Range<Int>?
     let dataRange: Range<Int>
@@ -45,7 +46,7 @@ public struct EventEnvelope {
     public var typeBytes: UnsafeRawBufferPointer { bytes(typeRange) }
     /// The command id's bytes, as stored.
     var commandBytes: UnsafeRawBufferPointer { bytes(commandRange) }
-    /// The `prev` member's text (the hex digits between its quotes), when the line has one.
+    /// The `prev` member's text (the hex digits between its quotes, or nothing), when the line has one.
     var previousBytes: UnsafeRawBufferPointer? { previousRange.map(bytes) }
 
     /// True when the event's type is `name`, compared without allocating.

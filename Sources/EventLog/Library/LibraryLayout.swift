@@ -13,8 +13,10 @@ import Foundation
 /// ```
 struct LibraryLayout {
     /// The format this build writes, and the newest it reads. Format 2 chains every commit to the one
-    /// before it; format 1 logs are read as they are and chained from their next commit on.
-    static let formatVersion: UInt32 = 2
+    /// before it; format 1 logs are read as they are and chained from their next commit on. Format 3
+    /// lets compaction leave out the `prev` of a frame's commits after its first, which builds that read
+    /// format 2 would take for damage.
+    static let formatVersion: UInt32 = 3
 
     let root: String
     /// The version the FORMAT file says, as found when the library was opened.

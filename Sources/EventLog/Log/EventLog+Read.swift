@@ -26,7 +26,21 @@ extension EventLog {
         from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, where wanted: ((LogPosition) -> Bool)?,
         checkingChecksums: Bool = true, _ body: (EventEnvelope) throws -> Void
     ) throws {
-        try scan(from: start, through: end, checkingChecksums: checkingChecksums) { line throws(EnvelopeParser.Failure) in
+        try read(from: start, through: end, where: wanted, checkingChecksums: checkingChecksums, asAppended: false, body)
+    }
+
+    /// Like ``read(from:through:_:)``, with each line as it was appended: the `prev` that compaction
+    /// left out of a commit is put back. For showing the log; it hashes every commit of a compacted
+    /// frame it reads.
+    public func readAsAppended(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws {
+        try read(from: start, through: end, where: nil, checkingChecksums: true, asAppended: true, body)
+    }
+
+    private func read(
+        from start: LogPosition, through end: LogPosition?, where wanted: ((LogPosition) -> Bool)?,
+        checkingChecksums: Bool, asAppended: Bool, _ body: (EventEnvelope) throws -> Void
+    ) throws {
+        try scan(from: start, through: end, checkingChecksums: checkingChecksums, asAppended: asAppended) { line throws(EnvelopeParser.Failure) in
             // With a filter, the position is read first, and the rest only for a wanted event.
             if let wanted, let position = EnvelopeParser.leadingPosition(line) {
                 return (position, wanted(position) ? try EnvelopeParser.parse(line) : nil)
@@ -42,7 +56,7 @@ extension EventLog {
     /// order: its position, stream and type, without the rest of its line. Checksums are checked as
     /// by ``read(from:through:_:)``.
     public func readHeads(from start: LogPosition = LogPosition(1), through end: LogPosition? = nil, _ body: (EventHead) throws -> Void) throws {
-        try scan(from: start, through: end, checkingChecksums: true) { line throws(EnvelopeParser.Failure) in
+        try scan(from: start, through: end, checkingChecksums: true, asAppended: false) { line throws(EnvelopeParser.Failure) in
             let head = try EnvelopeParser.head(line)
             return (head.position, head)
         } deliver: { head in
@@ -52,8 +66,9 @@ extension EventLog {
 
     /// Walks the lines from `start` through `end`, holding their positions to an unbroken sequence:
     /// `parse` reads a line's position and what to hand over (nil: nothing), `deliver` takes it.
+    /// `asAppended` hands `parse` each line with the `prev` compaction left out put back.
     private func scan<Parsed>(
-        from start: LogPosition, through end: LogPosition?, checkingChecksums: Bool,
+        from start: LogPosition, through end: LogPosition?, checkingChecksums: Bool, asAppended: Bool,
         parse: (UnsafeRawBufferPointer) throws(EnvelopeParser.Failure) -> (LogPosition, Parsed?),
         deliver: (Parsed) throws -> Void
     ) throws {
@@ -63,7 +78,8 @@ extension EventLog {
         var delivered = false
         do {
             try scan(
-                first, through: last, startingAt: startingFrame(for: first), checkingChecksums: checkingChecksums, parse: parse
+                first, through: last, startingAt: startingFrame(for: first), checkingChecksums: checkingChecksums,
+                asAppended: asAppended, parse: parse
             ) { parsed in
                 delivered = true
                 try deliver(parsed)
@@ -72,12 +88,14 @@ extension EventLog {
             // The index is derived and may be wrong: what it pointed at did not lead to the position.
             // Start again from the segment's first frame, which only the log itself decides.
             _ = error
-            try scan(first, through: last, startingAt: segmentStart(for: first), checkingChecksums: checkingChecksums, parse: parse, deliver: deliver)
+            try scan(
+                first, through: last, startingAt: segmentStart(for: first), checkingChecksums: checkingChecksums,
+                asAppended: asAppended, parse: parse, deliver: deliver)
         }
     }
 
     private func scan<Parsed>(
-        _ first: LogPosition, through last: LogPosition, startingAt start: (Int, UInt64), checkingChecksums: Bool,
+        _ first: LogPosition, through last: LogPosition, startingAt start: (Int, UInt64), checkingChecksums: Bool, asAppended: Bool,
         parse: (UnsafeRawBufferPointer) throws(EnvelopeParser.Failure) -> (LogPosition, Parsed?),
         deliver: (Parsed) throws -> Void
     ) throws {
@@ -99,7 +117,10 @@ extension EventLog {
                 } catch {
                     throw EventLogError.damagedLog(segment: segment.name, offset: frameOffset, reason: error.reason)
                 }
-                for (_, line) in Lines(reader.content.bytes(0..<length)) {
+                // Compaction leaves prevs out of compacted segments only.
+                var appended = asAppended && segment.header.generation > 0 ? AppendedLines() : nil
+                for (_, stored) in Lines(reader.content.bytes(0..<length)) {
+                    let line = appended?.next(stored) ?? stored
                     let position: LogPosition, parsed: Parsed?
                     do {
                         (position, parsed) = try parse(line)
@@ -143,15 +164,25 @@ extension EventLog {
     /// Calls `body` with the events of one stream, in order, through the stream index: the cost follows
     /// the stream's length, not the log's.
     public func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        try read(stream: stream, asAppended: false, body)
+    }
+
+    /// Like ``read(stream:_:)``, with each line as it was appended: the `prev` that compaction left out
+    /// of a commit is put back. For showing the log; it hashes the frame up to each such line.
+    public func readAsAppended(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        try read(stream: stream, asAppended: true, body)
+    }
+
+    private func read(stream: StreamID, asAppended: Bool, _ body: (EventEnvelope) throws -> Void) throws {
         var delivered = 0
         do {
-            try readIndexed(stream: stream, after: &delivered, body)
+            try readIndexed(stream: stream, asAppended: asAppended, after: &delivered, body)
         } catch is IndexMismatch {
             // The index disagrees with the log (written before a crash or a compaction, or damaged):
             // rebuild it from the log and try once more. `body`'s own errors are not caught here.
             try rebuildIndex()
             do {
-                try readIndexed(stream: stream, after: &delivered, body)
+                try readIndexed(stream: stream, asAppended: asAppended, after: &delivered, body)
             } catch let mismatch as IndexMismatch {
                 throw mismatch.damage
             }
@@ -173,7 +204,9 @@ extension EventLog {
 
     /// Reads the stream through the index, skipping the first `delivered` events (handed to `body` by an
     /// earlier attempt) and counting those it hands over.
-    private func readIndexed(stream: StreamID, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void) throws {
+    private func readIndexed(
+        stream: StreamID, asAppended: Bool, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void
+    ) throws {
         guard let entries = index.entries(for: streamHash(stream)) else {
             throw IndexMismatch(damage: .damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check"))
         }
@@ -182,7 +215,7 @@ extension EventLog {
         // An error of `body` is the caller's: carried out of the lookup and thrown as it is.
         var failure: (any Error)?
         for entry in entries {
-            let matched: Bool? = try withEvent(at: entry, reader: reader) { envelope in
+            let matched: Bool? = try withEvent(at: entry, reader: reader, asAppended: asAppended) { envelope in
                 guard envelope.position.rawValue == entry.position else { return nil }
                 guard envelope.isIn(stream) else { return false }  // another stream with the same hash
                 guard envelope.streamVersion == version + 1 else { return nil }
@@ -262,8 +295,9 @@ extension EventLog {
     }
 
     /// Calls `body` with the event an index entry points at; nil when nothing readable is there.
+    /// `asAppended` puts back the `prev` that compaction left out of its line, if it did.
     func withEvent<Result>(
-        at entry: IndexEntry, reader: FrameReader, _ body: (EventEnvelope) throws(EventLogError) -> Result
+        at entry: IndexEntry, reader: FrameReader, asAppended: Bool = false, _ body: (EventEnvelope) throws(EventLogError) -> Result
     ) throws(EventLogError) -> Result? {
         guard let segment = segments.first(where: { $0.number == entry.segment }),
             UInt64(entry.frameOffset) < segment.size
@@ -274,7 +308,16 @@ extension EventLog {
             var lines = Optional(Lines(reader.content.bytes(start..<length))), let (_, line) = lines.next(),
             let envelope = try? EnvelopeParser.parse(line)
         else { return nil }
-        return try body(envelope)
+        guard asAppended, envelope.previousRange?.isEmpty == true else { return try body(envelope) }
+        // The frame from its first line tells the prev the line leaves out.
+        var appended = AppendedLines()
+        for (lineStart, stored) in Lines(reader.content.bytes(0..<length)) {
+            let restored = appended.next(stored)
+            guard lineStart == start else { continue }
+            guard let envelope = try? EnvelopeParser.parse(restored) else { return nil }
+            return try body(envelope)
+        }
+        return nil
     }
 
     /// Decodes the frame at `offset` into the reader (unless it is already there); nil if it is not a valid frame.

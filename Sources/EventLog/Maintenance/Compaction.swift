@@ -39,11 +39,15 @@ extension EventLog {
     /// Rewrites `chosen`, sealed segments, into large frames, one after the other.
     ///
     /// Atomic per segment: a new file is written beside the old, fsynced, and renamed over it, then the
-    /// folder is fsynced. Positions and content do not change, and `lz4 -dc` still reads the result.
+    /// folder is fsynced. Positions, events and every commit's hash stay as they were, and `lz4 -dc`
+    /// still reads the result; only the `prev` of a frame's commits after its first is left out (`""`):
+    /// it is the hash of the commit before, which a reader walking the frame has just computed.
     /// The stream index is then pointed at the frames' new places; a crash before that leaves entries
     /// that lead nowhere, which readers notice and rebuild the index for.
     func compact(_ chosen: [Segment], _ settings: CompactionSettings) throws(EventLogError) -> CompactionReport {
         var report = CompactionReport(segmentsCompacted: 0, bytesBefore: 0, bytesAfter: 0, jsonBytes: 0)
+        // Rewritten segments leave prevs out, which a build older than format 3 would take for damage.
+        if !chosen.isEmpty { try upgradeFormatIfNeeded() }
         for segment in chosen {
             guard let at = segments.firstIndex(of: segment), at < segments.count - 1 else { continue }
             let rewritten = try rewrite(segment, settings: settings)
@@ -91,6 +95,7 @@ extension EventLog {
     private func rewrite(_ segment: Segment, into output: File, settings: CompactionSettings) throws(EventLogError) -> Rewritten {
         var header = segment.header
         header.generation += 1
+        header.formatVersion = SegmentHeader.formatVersion
         try output.write(header.bytes, at: 0)
         var written = UInt64(SegmentHeader.size)
         var chunk: [UInt8] = []
@@ -102,6 +107,11 @@ extension EventLog {
         var framed = 0
         var expected = segment.header.firstPosition
         let frameSettings = LZ4Frame.Settings(level: settings.level, linkedBlocks: true)
+        // A segment starts with a commit; the walk knows each commit's prev, stored or left out before.
+        var commits = CommitWalker()
+        var previousCommitChained = false
+        /// Whether a commit begins in `chunk`: the first that does stores its prev.
+        var chunkHasCommit = false
 
         func flush() throws(EventLogError) {
             guard !chunk.isEmpty else { return }
@@ -112,6 +122,14 @@ extension EventLog {
             framed = entries.count
             written += UInt64(frame.count)
             chunk.removeAll(keepingCapacity: true)
+            chunkHasCommit = false
+        }
+
+        /// Indexes the line about to be appended to `chunk`.
+        func record(_ envelope: EventEnvelope) {
+            entries.append(IndexEntry(
+                streamHash: streamHash(envelope.streamBytes), position: envelope.position.rawValue,
+                segment: segment.number, frameOffset: 0, lineOffset: UInt32(chunk.count)))
         }
 
         var cursor = FrameCursor(
@@ -139,13 +157,42 @@ extension EventLog {
                     throw .damagedLog(segment: segment.name, offset: offset, reason: "expected position \(expected)")
                 }
                 expected = expected.next
+                let started = commits.started
+                _ = commits.add(envelope)
+                let startsCommit = commits.started > started
                 // Frames end on line boundaries, so that every frame is whole JSON lines.
                 let withNewline = UnsafeRawBufferPointer(rebasing: content[lineStart...(lineStart + line.count)])
-                if chunk.count + withNewline.count > settings.frameContentSize { try flush() }
-                entries.append(IndexEntry(
-                    streamHash: streamHash(envelope.streamBytes), position: envelope.position.rawValue,
-                    segment: segment.number, frameOffset: 0, lineOffset: UInt32(chunk.count)))
-                chunk.append(contentsOf: withNewline)
+                guard startsCommit, let prev = envelope.previousRange, let commit = commits.current else {
+                    if startsCommit { previousCommitChained = false }
+                    if chunk.count + withNewline.count > settings.frameContentSize { try flush() }
+                    record(envelope)
+                    chunk.append(contentsOf: withNewline)
+                    continue
+                }
+                guard let previous = commit.previous else {
+                    throw .damagedLog(
+                        segment: segment.name, offset: offset,
+                        reason: "the commit at position \(commit.first) leaves out a prev that nothing before it in the segment tells")
+                }
+                if prev.isEmpty { json += UInt64(CommitHash.hexCount) }
+                let before = UnsafeRawBufferPointer(rebasing: withNewline[..<prev.lowerBound])
+                let after = UnsafeRawBufferPointer(rebasing: withNewline[prev.upperBound...])
+                // A chained commit's prev is left out, unless it is the first commit to begin in its frame:
+                // that prev pins the frame to the commits before it, and each commit in it to the one before.
+                let chained = previousCommitChained
+                previousCommitChained = true
+                if chained, chunkHasCommit, chunk.count + before.count + after.count <= settings.frameContentSize {
+                    record(envelope)
+                    chunk.append(contentsOf: before)
+                    chunk.append(contentsOf: after)
+                } else {
+                    if chunk.count + before.count + CommitHash.hexCount + after.count > settings.frameContentSize { try flush() }
+                    record(envelope)
+                    chunk.append(contentsOf: before)
+                    chunk.append(contentsOf: previous.hex.utf8)
+                    chunk.append(contentsOf: after)
+                }
+                chunkHasCommit = true
             }
             json += UInt64(length)
         }

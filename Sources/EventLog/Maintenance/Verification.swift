@@ -133,7 +133,7 @@ private struct LogCheck {
             let file = try File.openForReading(layout.segmentPath(number))
             try checkSegment(number, file: file, isLast: i == numbers.count - 1)
         }
-        if let (_, hash) = commits.finish() { report.headHash = hash.hex }
+        if let (_, hash) = commits.finish() { report.headHash = hash?.hex }
         report.streams = streamVersions.count
     }
 
@@ -187,7 +187,8 @@ private struct LogCheck {
                 if let feature = LZ4Frame.unwrittenDescriptorFeature(bytes) { problem(name, offset, feature) }
                 let lines = Lines(reader.content.bytes(0..<length))
                 if lines.hasUnterminatedTail { problem(name, offset, "the frame's last line has no newline") }
-                for (_, line) in lines { checkLine(line, segment: name, frame: offset) }
+                let place = Place(segment: name, frame: offset, compacted: header.generation > 0, commitsBefore: commits.started)
+                for (_, line) in lines { checkLine(line, at: place) }
             }
         }
     }
@@ -214,7 +215,18 @@ private struct LogCheck {
         report.unacknowledgedTail = UnreadableTail(segment: name, offset: offset, bytes: size - offset, reason: reason)
     }
 
-    private mutating func checkLine(_ line: UnsafeRawBufferPointer, segment: String, frame: UInt64) {
+    /// Where a line lies: what `prev` may be left out depends on it.
+    private struct Place {
+        var segment: String
+        var frame: UInt64
+        /// In a segment compaction rewrote.
+        var compacted: Bool
+        /// How many commits had started before the frame.
+        var commitsBefore: Int
+    }
+
+    private mutating func checkLine(_ line: UnsafeRawBufferPointer, at place: Place) {
+        let (segment, frame) = (place.segment, place.frame)
         let envelope: EventEnvelope
         do {
             envelope = try EnvelopeParser.parse(line, strict: true)
@@ -236,12 +248,25 @@ private struct LogCheck {
 
         let started = commits.started
         if let (_, hash) = commits.add(envelope) { previousHash = hash }
-        if commits.started > started, let commit = commits.current { checkChain(commit, segment: segment, frame: frame) }
+        if commits.started > started, let commit = commits.current { checkChain(commit, at: place) }
     }
 
     /// Holds a commit that has just started to the hash of the one before it.
-    private mutating func checkChain(_ commit: CommitWalker.Commit, segment: String, frame: UInt64) {
+    private mutating func checkChain(_ commit: CommitWalker.Commit, at place: Place) {
+        let (segment, frame) = (place.segment, place.frame)
         report.commits += 1
+        if commit.leavesPreviousOut {
+            // Compaction leaves out only what the frame itself pins: a left-out prev anywhere else would
+            // let an edit pass unseen.
+            if !place.compacted {
+                problem(segment, frame, "the commit at position \(commit.first) leaves its prev out in a segment compaction never rewrote")
+            } else if commits.started == place.commitsBefore + 1 {
+                problem(segment, frame, "the commit at position \(commit.first) leaves its prev out as the first commit of its frame, whose prev compaction always writes")
+            } else if report.chainStart == nil {
+                problem(segment, frame, "the commit at position \(commit.first) leaves its prev out before the chain began")
+            }
+            return
+        }
         if commit.malformedPrevious {
             return problem(segment, frame, "the commit at position \(commit.first) has a prev that is not 64 lowercase hex digits")
         }
@@ -252,8 +277,10 @@ private struct LogCheck {
             return
         }
         if report.chainStart == nil { report.chainStart = commit.first }
+        let isFirst = commits.started == 1
         let before: CommitHash
-        if let previousHash {
+        if !isFirst {
+            guard let previousHash else { return }  // The commit before left its prev out unpinned: reported there.
             before = previousHash
         } else if let libraryID {
             before = .genesis(of: libraryID)
@@ -261,8 +288,8 @@ private struct LogCheck {
             return  // ID's own problem says why this cannot be checked.
         }
         if claimed != before {
-            let what = previousHash == nil ? "the library's genesis hash" : "the hash of the commit before it"
-            problem(segment, frame, "the chain breaks at the commit at position \(commit.first): its prev is \(claimed), \(what) is \(before) (a frame was edited, removed, reordered or copied from another library)")
+            let what = isFirst ? "the library's genesis hash" : "the hash of the commit before it"
+            problem(segment, frame, "the chain breaks at the commit at position \(commit.first): its prev is \(claimed), \(what) is \(before) (a frame, or a commit before it in its compacted frame, was edited, removed, reordered or copied from another library)")
         }
     }
 

@@ -27,6 +27,13 @@ public protocol LogStore: AnyObject {
     /// Calls `body` with the events of one stream, in order.
     func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws
 
+    /// Like ``read(from:through:_:)``, with each line as it was appended: where compaction left a
+    /// commit's `prev` out, it is put back. For showing the log, not for replaying it.
+    func readAsAppended(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws
+
+    /// Like ``read(stream:_:)``, with each line as it was appended.
+    func readAsAppended(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws
+
     /// The content `ref` names, checked against its hash; a missing or damaged blob is an
     /// ``EventLogError``.
     func blob(_ ref: BlobRef) throws -> [UInt8]

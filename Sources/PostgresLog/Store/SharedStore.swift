@@ -70,6 +70,14 @@ public final class SharedStore: LogStore {
         try local.read(stream: stream, body)
     }
 
+    public func readAsAppended(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws {
+        try local.readAsAppended(from: start, through: end, body)
+    }
+
+    public func readAsAppended(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws {
+        try local.readAsAppended(stream: stream, body)
+    }
+
     /// The content `ref` names: from the folder's blob store, else fetched from the server, checked
     /// against its hash, and kept in the folder (``SharedBlobs``).
     public func blob(_ ref: BlobRef) throws -> [UInt8] {

@@ -12,7 +12,8 @@ struct LogCommands: ParsableCommand {
             commandName: "list", abstract: "List events in order: position, time, actor, command, stream, type, and what they set.",
             discussion: """
                 `episodic log` alone does this. --json prints each event's envelope, its command id under \
-                `commandID` as in every other JSON result; --raw prints the envelopes exactly as stored.
+                `commandID` as in every other JSON result; --raw prints the envelopes exactly as appended \
+                (compaction leaves out the prev hash of most commits; both put it back).
 
                 Examples:
                   episodic log -n 20 --reverse   the newest 20, newest first
@@ -36,7 +37,7 @@ struct LogCommands: ParsableCommand {
                 transform: NumberArgument.whole(0...Int.max))
         var limit: Int?
         @Flag(help: "Newest first.") var reverse = false
-        @Flag(help: "Print each event's envelope exactly as the log stores it (its command id under `command`).")
+        @Flag(help: "Print each event's envelope exactly as it was appended (its command id under `command`).")
         var raw = false
         @Flag(help: "Print to the terminal directly, not through $PAGER (or less, opened at the newest events).")
         var noPager = false

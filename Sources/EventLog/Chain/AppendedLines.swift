@@ -18,7 +18,7 @@ struct AppendedLines {
         guard walker.started > started, let commit = walker.current, commit.leavesPreviousOut,
             let previous = commit.previous, let range = envelope.previousRange
         else { return line }
-        let digits = Array(previous.hex.utf8)
+        let digits = previous.hexDigits
         let count = line.count + digits.count
         scratch.reserve(count)
         let out = scratch.storage

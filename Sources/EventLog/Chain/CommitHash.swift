@@ -34,7 +34,19 @@ struct CommitHash: Equatable, CustomStringConvertible {
         self.digest = digest
     }
 
-    var hex: String { digest.lowercaseHex }
+    var hex: String { String(decoding: hexDigits, as: UTF8.self) }
+
+    /// The 64 lowercase hex digits as bytes, as a line holds them.
+    var hexDigits: [UInt8] {
+        let digits: StaticString = "0123456789abcdef"
+        var text: [UInt8] = []
+        text.reserveCapacity(Self.hexCount)
+        for byte in digest {
+            text.append(digits.utf8Start[Int(byte >> 4)])
+            text.append(digits.utf8Start[Int(byte & 0xF)])
+        }
+        return text
+    }
     var description: String { hex }
 
     /// Where a library's chain starts: the hash of `episodic-chain:` followed by its id in lowercase.

@@ -72,7 +72,7 @@ struct CommitWalker {
             if leftOut, let previous, let range = envelope.previousRange {
                 // The line as appended: the digits go back between the quotes.
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: envelope.line[..<range.lowerBound]))
-                hasher.update(data: Array(previous.hex.utf8))
+                hasher.update(data: previous.hexDigits)
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: envelope.line[range.lowerBound...]))
                 hasher.update(data: [0x0A])
                 return ended

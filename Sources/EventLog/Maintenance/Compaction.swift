@@ -189,7 +189,7 @@ extension EventLog {
                     if chunk.count + before.count + CommitHash.hexCount + after.count > settings.frameContentSize { try flush() }
                     record(envelope)
                     chunk.append(contentsOf: before)
-                    chunk.append(contentsOf: previous.hex.utf8)
+                    chunk.append(contentsOf: previous.hexDigits)
                     chunk.append(contentsOf: after)
                 }
                 chunkHasCommit = true

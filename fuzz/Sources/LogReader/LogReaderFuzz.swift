@@ -56,11 +56,17 @@ func readEverything(_ log: EventLog) {
         for stream in ["fuzz", "s1", "s2"] as [StreamID] { _ = try? log.events(in: stream) }
         return
     }
+    // As appended, each left-out prev put back from its frame: the same events.
+    var appended: [LogPosition] = []
+    if (try? log.readAsAppended(from: LogPosition(1), through: nil) { appended.append($0.position) }) == nil || appended != events.map(\.position) {
+        broken("the log read as appended differs from the log read as stored")
+    }
     if let middle = events.dropFirst(events.count / 2).first {
         _ = try? log.events(from: middle.position)
     }
     for stream in Set(events.map(\.stream)).sorted(by: { $0.rawValue < $1.rawValue }).prefix(8) {
         guard let read = try? log.events(in: stream) else { broken("stream \(stream) cannot be read through the index, though the whole log reads") }
         if read != events.filter({ $0.stream == stream }) { broken("stream \(stream) read through the index differs from the log") }
+        _ = try? log.readAsAppended(stream: stream) { _ in }
     }
 }

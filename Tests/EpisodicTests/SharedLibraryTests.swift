@@ -50,7 +50,10 @@ struct SharedLibraryTests {
                     let created = try library.submit(
                         [Submission(.createEpisode(in: .id(show), .create(id: episode, title: "M\(machine) #\(n)", at: .now)))],
                         actor: "m\(machine)")
-                    if case .success(let outcome) = created.results[0] { acknowledged.add(outcome.commandID) }
+                    switch created.results[0] {
+                    case .success(let outcome): acknowledged.add(outcome.commandID)
+                    case .failure(let refusal): acknowledged.fail("machine \(machine), episode \(n): \(refusal)")
+                    }
                     let podcast = PodcastID(UUID())
                     let named = try library.submit(
                         [Submission(.podcast(.id(podcast), .create(id: podcast, name: "Contested \(n)", at: .now)))], actor: "m\(machine)")

@@ -1,3 +1,4 @@
+import Foundation
 import EventLog
 import Projections
 
@@ -41,6 +42,7 @@ extension Library {
                     try writer.sync()
                 } catch is LogStoreRace where attempt < Self.decisionAttempts {
                     // A teammate's commit came first; the copy now holds it: decide again on it.
+                    Self.pauseAfterRace(attempt)
                     attempt += 1
                     try model.catchUp(with: log)
                 } catch let race as LogStoreRace {
@@ -62,7 +64,14 @@ extension Library {
 
     /// How many times a change is decided when a shared library's teammates keep overtaking it (a
     /// ``LogStoreRace``) before the refusal is the answer.
-    static let decisionAttempts = 5
+    static let decisionAttempts = 10
+
+    /// Waits a random time, up to `attempt` milliseconds, before a raced change is decided again: writers
+    /// that overtook each other once would otherwise meet again in step, and under load one of them can
+    /// lose every round.
+    static func pauseAfterRace(_ attempt: Int) {
+        Thread.sleep(forTimeInterval: Double.random(in: 0..<Double(attempt)) / 1000)
+    }
 
     /// Sets aside and rebuilds `model` if `error` is SQLite finding it malformed, for the next command;
     /// any other error, and a rebuild that fails, leave it for the next command to find.

@@ -92,6 +92,7 @@ extension Library {
                         } catch is LogStoreRace where attempt < Self.decisionAttempts {
                             // A teammate's commit came first, and earlier commands of the group are already
                             // appended: decide this one again on the copy that now holds theirs.
+                            Self.pauseAfterRace(attempt)
                             attempt += 1
                             try workspace.readModel.catchUp(with: log)
                             workspace.forgetStreams()

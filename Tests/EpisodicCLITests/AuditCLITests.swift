@@ -82,7 +82,7 @@ struct AuditCLITests {
         #expect(history.contains("undoing"))
     }
 
-    @Test("show --as-of: the episode as it was at a position and at a time")
+    @Test("show --as-of: the episode as it was at a position and at a time, named as it then was")
     func asOf() throws {
         let cli = try given()
         let atThree = try cli.object("show", "Show/1", "--as-of", "3")
@@ -93,6 +93,11 @@ struct AuditCLITests {
         let time = try EventLog(at: cli.library).events()[1].timestamp.text
         let atTime = try cli.object("show", "Show", "--as-of", time)
         #expect((atTime["episodes"] as? [[String: Any]])?.map { $0["title"] as? String } == ["One"])
+
+        // The episode is named by its podcast's name as it then was, not as it is now.
+        try cli.must("podcast", "rename", "Show", "Late Show")
+        #expect(try cli.must("show", "Late Show/1", "--as-of", "3").out.hasPrefix("episode \"Show/1\" at position 3"))
+        #expect(try cli.must("show", "Late Show/1").out.hasPrefix("episode \"Late Show/1\" at position 5"))
     }
 
     @Test("log verify: clean exits 0; a damaged blob exits 74 with a report")

@@ -36,7 +36,7 @@ struct ShowCommand: ParsableCommand {
                 if global.json { return session.printJSON(EpisodeAsOf(state: Self.name(state), episode: state.existing)) }
                 guard let episode = state.existing else { return Terminal.say("Episode \(id) did not exist yet at \(bound).") }
                 // The same lines as `episode show`, under a line that says when.
-                let podcastName = try library.podcastState(episode.podcastID).existing?.name
+                let podcastName = try library.podcastState(episode.podcastID, asOf: bound).existing?.name
                 Terminal.say(TerminalText(
                     "episode \"\(podcastName ?? "?")/\(episode.number)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
                 for line in EpisodeSheet.lines(episode, podcastName: podcastName, updatedAt: updatedAt, times: session.times) { Terminal.say(line) }

@@ -109,9 +109,9 @@ extension EventLog {
         let frameSettings = LZ4Frame.Settings(level: settings.level, linkedBlocks: true)
         // A segment starts with a commit; the walk knows each commit's prev, stored or left out before.
         var commits = CommitWalker()
-        var previousCommitChained = false
-        /// Whether a commit begins in `chunk`: the first that does stores its prev.
-        var chunkHasCommit = false
+        /// Whether the commit before begins in `chunk` and carries a prev: only then may the next leave its
+        /// prev out, since that prev pins the frame to the commits before it.
+        var chainedInChunk = false
 
         func flush() throws(EventLogError) {
             guard !chunk.isEmpty else { return }
@@ -122,7 +122,7 @@ extension EventLog {
             framed = entries.count
             written += UInt64(frame.count)
             chunk.removeAll(keepingCapacity: true)
-            chunkHasCommit = false
+            chainedInChunk = false
         }
 
         /// Indexes the line about to be appended to `chunk`.
@@ -163,7 +163,7 @@ extension EventLog {
                 // Frames end on line boundaries, so that every frame is whole JSON lines.
                 let withNewline = UnsafeRawBufferPointer(rebasing: content[lineStart...(lineStart + line.count)])
                 guard startsCommit, let prev = envelope.previousRange, let commit = commits.current else {
-                    if startsCommit { previousCommitChained = false }
+                    if startsCommit { chainedInChunk = false }
                     if chunk.count + withNewline.count > settings.frameContentSize { try flush() }
                     record(envelope)
                     chunk.append(contentsOf: withNewline)
@@ -177,22 +177,14 @@ extension EventLog {
                 if prev.isEmpty { json += UInt64(CommitHash.hexCount) }
                 let before = UnsafeRawBufferPointer(rebasing: withNewline[..<prev.lowerBound])
                 let after = UnsafeRawBufferPointer(rebasing: withNewline[prev.upperBound...])
-                // A chained commit's prev is left out, unless it is the first commit to begin in its frame:
-                // that prev pins the frame to the commits before it, and each commit in it to the one before.
-                let chained = previousCommitChained
-                previousCommitChained = true
-                if chained, chunkHasCommit, chunk.count + before.count + after.count <= settings.frameContentSize {
-                    record(envelope)
-                    chunk.append(contentsOf: before)
-                    chunk.append(contentsOf: after)
-                } else {
-                    if chunk.count + before.count + CommitHash.hexCount + after.count > settings.frameContentSize { try flush() }
-                    record(envelope)
-                    chunk.append(contentsOf: before)
-                    chunk.append(contentsOf: previous.hexDigits)
-                    chunk.append(contentsOf: after)
-                }
-                chunkHasCommit = true
+                let bare = before.count + after.count
+                let leavesOut = chainedInChunk && chunk.count + bare <= settings.frameContentSize
+                if !leavesOut, chunk.count + bare + CommitHash.hexCount > settings.frameContentSize { try flush() }
+                record(envelope)
+                chunk.append(contentsOf: before)
+                if !leavesOut { chunk.append(contentsOf: previous.hexDigits) }
+                chunk.append(contentsOf: after)
+                chainedInChunk = true
             }
             json += UInt64(length)
         }

@@ -158,6 +158,22 @@ extension ChainTests {
         #expect(problems == ["the commit at position \(position) leaves its prev out in a segment compaction never rewrote"])
     }
 
+    @Test("a writer refuses to chain after a log whose first commit leaves its prev out, rather than search forever")
+    func unresolvablePrev() throws {
+        let (library, _) = try chainedLibrary()
+        // Every prev left out: the last commit's hash leads back to the first, which names none.
+        let content = String(decoding: try frameContents(library).flatMap { $0 }, as: UTF8.self).replacingOccurrences(
+            of: #""prev":"[0-9a-f]{64}""#, with: #""prev":"""#, options: .regularExpression)
+        try rewrite(library, frames: [Array(content.utf8)])
+
+        #expect {
+            try Given.appended(1, to: "t", in: try library.open())
+        } throws: { error in
+            guard case EventLogError.damagedLog(_, _, let reason)? = error as? EventLogError else { return false }
+            return reason.contains("leaves its prev out")
+        }
+    }
+
     @Test("a walk that begins inside a compacted frame knows no hash until a commit that stores its prev")
     func walkFromInsideAFrame() throws {
         let (library, log) = try compactableLibrary()

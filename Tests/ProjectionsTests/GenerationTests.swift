@@ -222,6 +222,22 @@ struct GenerationTests {
         #expect(reason.contains("older build"))
     }
 
+    @Test("a projector's file without its projections table is damage: set aside and rebuilt, with the same rows")
+    func fileWithoutCheckpoints() throws {
+        let (studio, readModel) = try builtLibrary()
+        let rows = try readModel.dump()
+        try readModel.database.write { try $0.execute(sql: "DROP TABLE search.projections") }
+        _ = consume readModel
+
+        var notices: [ReadModelNotice] = []
+        let rebuilt = try ReadModel(library: studio.path, log: studio.log, notice: { notices.append($0) })
+        #expect(try rebuilt.dump() == rows)
+        #expect(try rebuilt.status(head: studio.log.head).allSatisfy(\.isCurrent))
+        guard case .rebuilt(let reason, let setAside?)? = notices.first else { Issue.record("\(notices)"); return }
+        #expect(reason.contains("no projections table"), "\(reason)")
+        #expect(setAside.contains(".damaged."), "\(setAside)")
+    }
+
     @Test("read.sqlite pointing outside read/, or at a link, is never followed: the victim keeps its bytes")
     func linkElsewhereIsNotFollowed() throws {
         let (studio, readModel) = try builtLibrary()

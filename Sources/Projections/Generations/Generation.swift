@@ -45,7 +45,9 @@ extension Generation {
 
     /// Reads the manifest at `manifest` through `db`, a connection whose main database it is.
     static func read(_ manifest: String, from db: Database) throws -> Generation {
-        guard try db.tableExists("projection_files") else {
+        // Asked of SQLite directly: GRDB's `tableExists` loads the whole schema first.
+        let sql = "SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'projection_files')"
+        guard try Bool.fetchOne(db, sql: sql) == true else {
             return Generation(manifest: manifest, files: [:], isSingleFile: true)
         }
         var files: [String: String] = [:]

@@ -27,32 +27,42 @@ enum Checkpoints {
         var identity: EventIdentity?
     }
 
+    /// A `projections` table: the schema it is in, and whether it has the `event_identity` column (read
+    /// models made by a build before it have not, and are rebuilt).
+    struct Table: Equatable {
+        var schema: String
+        var recordsIdentities: Bool
+    }
+
     /// The schemas of `db` that hold a `projections` table: the attached files, and the main database
-    /// when it has one (a generation made before manifests).
-    static func schemas(_ db: Database) throws -> [String] {
-        try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list WHERE name <> 'temp' ORDER BY seq")
-            .filter { try db.tableExists("projections", in: $0) }
+    /// when it has one (a generation made before manifests). One query, whatever the number of files.
+    static func tables(_ db: Database) throws -> [Table] {
+        let sql = """
+            SELECT d.name, EXISTS (SELECT 1 FROM pragma_table_xinfo('projections', d.name) WHERE name = 'event_identity')
+            FROM pragma_database_list d
+            WHERE d.name <> 'temp' AND EXISTS (SELECT 1 FROM pragma_table_xinfo('projections', d.name))
+            ORDER BY d.seq
+            """
+        return try GRDB.Row.fetchAll(db, sql: sql).map { Table(schema: $0[0], recordsIdentities: $0[1]) }
     }
 
-    /// Whether every `projections` table has the `event_identity` column: read models made by a build
-    /// before it have not, and are rebuilt.
-    static func recordsIdentities(_ db: Database) throws -> Bool {
-        try schemas(db).allSatisfy { schema in
-            try db.columns(in: "projections", in: schema).contains { $0.name == "event_identity" }
-        }
-    }
-
-    static func all(_ db: Database) throws -> [String: Row] {
+    /// Every projector's row, from the `projections` tables `tables` (``tables(_:)``).
+    static func all(_ db: Database, in tables: [Table]) throws -> [String: Row] {
         var rows: [String: Row] = [:]
-        for schema in try schemas(db) {
-            let identities = try db.columns(in: "projections", in: schema).contains { $0.name == "event_identity" }
-            let sql = "SELECT name, schema_version, checkpoint\(identities ? ", event_identity" : "") FROM \(ReadModel.schema(schema)).projections"
+        for table in tables {
+            let identities = table.recordsIdentities
+            let sql = "SELECT name, schema_version, checkpoint\(identities ? ", event_identity" : "") FROM \(ReadModel.schema(table.schema)).projections"
             for row in try GRDB.Row.fetchAll(db, sql: sql) {
                 let identity = identities ? (row["event_identity"] as String?).flatMap(EventIdentity.init(rawValue:)) : nil
                 rows[row["name"]] = Row(schemaVersion: row["schema_version"], checkpoint: UInt64(row["checkpoint"] as Int64), identity: identity)
             }
         }
         return rows
+    }
+
+    /// Every projector's row, its tables found first.
+    static func all(_ db: Database) throws -> [String: Row] {
+        try all(db, in: tables(db))
     }
 
     /// Sets the row of projector `name` in its file, the database `schema` (`main` while the file is made).

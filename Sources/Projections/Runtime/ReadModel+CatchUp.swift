@@ -12,13 +12,15 @@ extension ReadModel {
     /// returns how many events were applied. Each transaction also records the identity of the event
     /// its checkpoint moves to. Progress is told after each round of reading (at most `batchSize` events
     /// on each core); a transaction holds the rows of about `entitiesPerTransaction` entities at most.
+    /// `stored` is the checkpoints as the caller just read them under the writer lock; nil reads them.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil,
-        batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction, progress: ((RebuildProgress) -> Void)?
+        stored: [String: Checkpoints.Row]? = nil, batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction,
+        progress: ((RebuildProgress) -> Void)?
     ) throws -> UInt64 {
         let head = min(end ?? log.head, log.head)
-        let stored = try database.read(Checkpoints.all)
+        let stored = try stored ?? database.read(Checkpoints.all)
         // Projectors at the same checkpoint share one fold.
         let groups = Dictionary(grouping: projectors.filter { stored[$0.name] != nil }) { stored[$0.name]!.checkpoint }
         var applied: UInt64 = 0

@@ -60,17 +60,19 @@ extension ReadModel {
         } catch {
             return (nil, .unreadable("\(generation.manifest) cannot be opened: \(error)"))
         }
-        let opened = Opened(generation: generation, database: database, claims: claims)
+        var opened = Opened(generation: generation, database: database, claims: claims)
         let stored: [String: Checkpoints.Row]
         do {
-            let (missing, identities) = try database.read { db in
-                let schemas = try Checkpoints.schemas(db)
-                let missing = generation.isSingleFile ? (schemas.isEmpty ? ["main"] : []) : generation.files.keys.filter { !schemas.contains(schema($0)) }
-                return (missing, try Checkpoints.recordsIdentities(db))
+            let (tables, rows) = try database.read { db in
+                let tables = try Checkpoints.tables(db)
+                return (tables, tables.allSatisfy(\.recordsIdentities) ? try Checkpoints.all(db, in: tables) : nil)
             }
+            let schemas = tables.map(\.schema)
+            let missing = generation.isSingleFile ? (schemas.isEmpty ? ["main"] : []) : generation.files.keys.filter { !schemas.contains(schema($0)) }
             guard missing.isEmpty else { return (opened, .damaged("it has no projections table", generation: generation)) }
-            guard identities else { return (opened, .olderCheckpoints) }
-            stored = try database.read(Checkpoints.all)
+            guard let rows else { return (opened, .olderCheckpoints) }
+            stored = rows
+            opened.checkpointTables = tables
         } catch where ReadModelFailure.isMalformed(error) {
             return (opened, .damaged("\(error)", generation: generation))
         } catch where ReadModelFailure.isRefusalToWrite(error) {

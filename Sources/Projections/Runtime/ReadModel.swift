@@ -58,6 +58,9 @@ public final class ReadModel {
         /// replay, which no other process sees.
         var claims: [GenerationClaim] = []
         var temporaryFolder: String?
+        /// Its files' `projections` tables, as found when it was opened and checked: a generation's files
+        /// keep their tables while they are open (a schema change is a new generation).
+        var checkpointTables: [Checkpoints.Table]?
 
         /// The manifest.
         var path: String { generation.manifest }
@@ -124,8 +127,9 @@ public final class ReadModel {
             return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
         }
         try reopenIfSwapped()
-        guard let problem = try Self.mismatch(try database.read(Checkpoints.all), log: log) else {
-            let applied = try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+        let stored = try database.read { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
+        guard let problem = try Self.mismatch(stored, log: log) else {
+            let applied = try Self.catchUp(database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, progress: progress)
             if applied > 0 { foldLargeWALs() }
             return applied
         }

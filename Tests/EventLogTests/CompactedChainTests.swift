@@ -122,6 +122,16 @@ extension ChainTests {
         #expect(last.commits == before.commits + 3)
     }
 
+    @Test("an event's identity is that of its line as appended, before compaction and after it")
+    func identityOutlivesCompaction() throws {
+        let (library, log) = try compactableLibrary()
+        let before = try (1...log.head.rawValue).map { try log.identity(at: LogPosition($0)) }
+        try log.write { _ = try $0.compact(Self.smallFrames) }
+        let after = try library.open()
+        #expect(try (1...after.head.rawValue).map { try after.identity(at: LogPosition($0)) } == before)
+        #expect(before.allSatisfy { $0 != nil })
+    }
+
     @Test("an edit inside a compacted frame breaks the chain at the next frame; a prev left out where compaction keeps it is reported")
     func compactedTampering() throws {
         let (library, log) = try compactableLibrary()

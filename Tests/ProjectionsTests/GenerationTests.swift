@@ -238,6 +238,34 @@ struct GenerationTests {
         #expect(setAside.contains(".damaged."), "\(setAside)")
     }
 
+    @Test("a read model left behind while the log's segments are compacted still stands on the log: caught up, not rebuilt")
+    func checkpointOutlivesCompaction() throws {
+        // Given a read model at position 6, a one-event commit's
+        let studio = try StudioLibrary(EventLog.Options(segmentSizeLimit: 16 << 10, automaticCompaction: nil))
+        try studio.must(Scene.createShow())
+        for n in 1...5 { try studio.must(Scene.createEpisode(n, "Episode \(n)")) }
+        let behind = try studio.openReadModel()
+        try studio.log.write { _ in try behind.catchUp(with: studio.log) }
+        let checkpoint = studio.log.head
+        _ = consume behind
+
+        // When many commits later, in segments since sealed, compaction leaves the prev of every commit
+        // but each frame's first out of the lines it stores, the checkpoint's among them
+        for take in 1...80 { try studio.must(.episode(Scene.episode(1 + take % 5), podcast: Scene.show, .retitle("Take \(take)"))) }
+        let report = try studio.log.write { try $0.compact() }
+        #expect(report.segmentsCompacted >= 1)
+        var stored = ""
+        try EventLog(at: studio.path).read(from: checkpoint, through: checkpoint) { stored = String(decoding: $0.line, as: UTF8.self) }
+        #expect(stored.contains(#""prev":"""#), "\(stored)")
+
+        // Then the read model still stands on the log: caught up, with no rebuild
+        var notices: [ReadModelNotice] = []
+        let reopened = try ReadModel(library: studio.path, log: studio.log, notice: { notices.append($0) })
+        try studio.log.write { _ in try reopened.catchUp(with: studio.log) }
+        #expect(notices.isEmpty, "\(notices)")
+        #expect(try reopened.status(head: studio.log.head).allSatisfy(\.isCurrent))
+    }
+
     @Test("read.sqlite pointing outside read/, or at a link, is never followed: the victim keeps its bytes")
     func linkElsewhereIsNotFollowed() throws {
         let (studio, readModel) = try builtLibrary()

@@ -34,10 +34,13 @@ extension EventEnvelope {
 extension EventLog {
     /// The identity of the event at `position`; nil when the log does not reach it (or for
     /// ``LogPosition/none``). Reads one frame, found through the stream index's sparse directory.
+    ///
+    /// The identity is that of the line as appended: compaction, which leaves a commit's `prev` out of
+    /// the line it stores, changes no event's identity.
     public func identity(at position: LogPosition) throws -> EventIdentity? {
         guard position != .none, position <= head else { return nil }
         var found: EventIdentity?
-        try read(from: position, through: position) { found = $0.identity }
+        try readAsAppended(from: position, through: position) { found = $0.identity }
         return found
     }
 }

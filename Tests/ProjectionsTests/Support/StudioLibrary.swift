@@ -27,10 +27,10 @@ final class StudioLibrary {
 
     private let temporary = TemporaryFolder("projections-test")
 
-    init() throws {
+    init(_ options: EventLog.Options = EventLog.Options()) throws {
         folder = temporary.path
         path = folder + "/library"
-        log = try EventLog.create(at: path)
+        log = try EventLog.create(at: path, options: options)
     }
 
     /// The library's read models; nil projectors are the standard ones, over this library's blobs.

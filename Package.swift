@@ -168,7 +168,7 @@ let package = Package(
         .testTarget(
             name: "EpisodicTests",
             dependencies: [
-                "Episodic", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer", "TestSupport",
+                "Episodic", "EventCodec", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

@@ -11,7 +11,7 @@ extension LibraryInfo.DiskUsage {
             let bytes = Self.length(of: library + "/" + name)
             switch name {
             case "log": log += bytes
-            case "index": index += bytes
+            case "index", "snapshots": index += bytes
             case "blobs": blobs += bytes
             case "quarantine": quarantine += bytes
             case _ where name == ReadModel.generationsFolder || name.hasPrefix(ReadModel.linkName): readModels += bytes

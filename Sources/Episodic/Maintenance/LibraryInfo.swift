@@ -16,7 +16,7 @@ public struct LibraryInfo: Sendable {
     public struct DiskUsage: Sendable, Equatable {
         /// `log/`: the segments.
         public var log: UInt64 = 0
-        /// `index/`: the stream index, derived from the log.
+        /// `index/` and `snapshots/`: the stream index and the folds kept of long streams, derived from the log.
         public var index: UInt64 = 0
         /// `blobs/`: transcripts, subtitles, images and fonts.
         public var blobs: UInt64 = 0

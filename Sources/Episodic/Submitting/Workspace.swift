@@ -99,17 +99,41 @@ final class Workspace {
     private var podcasts: [PodcastID: PodcastState] { state.podcasts }
     private var episodes: [EpisodeID: EpisodeState] { state.episodes }
 
-    /// Reads an aggregate's stream through the stream index, the first time it is asked for.
+    /// Reads an aggregate's stream through the stream index, the first time it is asked for: only the
+    /// events after the fold kept of it (``StreamSnapshots``), when the log still holds the event that
+    /// fold stands after. A load that folds ``keptFoldInterval`` events or more keeps its fold, so that a
+    /// podcast's long stream is read whole once, not by every command on it.
     private func load(_ aggregate: AggregateKey) throws {
         guard !loaded.contains(aggregate) else { return }
         let stream = StreamID(domain: aggregate.streamName)
-        var events: [DomainEvent] = []
-        try log.read(stream: stream) { events.append(try DomainEvents.decode($0)) }
-        state.load(aggregate, from: events)
+        var folded = 0
+        var last: (position: LogPosition, version: Int)?
+        let evolve = { [self] (envelope: EventEnvelope) in
+            state.evolve(try DomainEvents.decode(envelope))
+            folded += 1
+            last = (envelope.position, envelope.streamVersion)
+        }
+        if let kept = log.snapshots.snapshot(of: stream, format: KeptStates.format),
+            KeptStates.load(kept.state, as: aggregate, into: &state), try log.read(stream: stream, after: kept.point, evolve)
+        {
+            versions[stream] = kept.point.version + folded
+        } else {
+            state.load(aggregate, from: [])
+            try log.read(stream: stream, evolve)
+            versions[stream] = folded
+        }
+        if folded >= Self.keptFoldInterval, let last, let encoded = KeptStates.encode(aggregate, of: state),
+            let identity = try log.identity(at: last.position)
+        {
+            let point = StreamPoint(position: last.position, version: last.version, identity: identity)
+            log.snapshots.keep(StreamSnapshot(point: point, format: KeptStates.format, state: encoded), of: stream)
+        }
         if case .episode(let id) = aggregate { numbers.load(id, state.episode(id)) }
-        versions[stream] = events.count
         loaded.insert(aggregate)
     }
+
+    /// How many events a load folds before it keeps its fold.
+    static let keptFoldInterval = 64
 
     /// Folds accepted events into the states they belong to. Returns the versions of the streams they
     /// touch as they were before them: what their commit expects.

@@ -8,6 +8,7 @@ import Foundation
 /// <library>/LOCK            the writer lock (flock), holding the writer's pid
 /// <library>/log/NNNNNNNN.seg
 /// <library>/index/          the stream index (derived, rebuilt at will)
+/// <library>/snapshots/      folds of long streams (derived, a cache: see ``StreamSnapshots``)
 /// <library>/blobs/ab/cdef…  the blob store
 /// <library>/quarantine/     what a writer set aside: torn tails nothing acknowledged
 /// ```
@@ -28,6 +29,7 @@ struct LibraryLayout {
     var logDirectory: String { root + "/log" }
     var indexDirectory: String { root + "/index" }
     var blobDirectory: String { root + "/blobs" }
+    var snapshotDirectory: String { root + "/snapshots" }
     var quarantineDirectory: String { root + "/quarantine" }
 
     /// The layout of `root` taken as this build's format, without reading its FORMAT file: for verify,

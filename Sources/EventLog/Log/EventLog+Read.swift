@@ -173,16 +173,28 @@ extension EventLog {
         try read(stream: stream, asAppended: true, body)
     }
 
-    private func read(stream: StreamID, asAppended: Bool, _ body: (EventEnvelope) throws -> Void) throws {
-        var delivered = 0
+    /// Calls `body` with the events of `stream` after `point`, in order, through the stream index: what a
+    /// fold kept at `point` still needs (see ``StreamSnapshots``). Returns false, having called `body` for
+    /// nothing, unless the log holds at `point.position` the stream's event number `point.version`, with
+    /// `point.identity`: a fold made from another copy of the log, or from events since cut off, is of
+    /// no use, and the caller reads the stream whole.
+    public func read(stream: StreamID, after point: StreamPoint, _ body: (EventEnvelope) throws -> Void) throws -> Bool {
+        try read(stream: stream, asAppended: false, from: point, body)
+    }
+
+    @discardableResult
+    private func read(
+        stream: StreamID, asAppended: Bool, from point: StreamPoint? = nil, _ body: (EventEnvelope) throws -> Void
+    ) throws -> Bool {
+        var delivered = point?.version ?? 0
         do {
-            try readIndexed(stream: stream, asAppended: asAppended, after: &delivered, body)
+            return try readIndexed(stream: stream, asAppended: asAppended, from: point, after: &delivered, body)
         } catch is IndexMismatch {
             // The index disagrees with the log (written before a crash or a compaction, or damaged):
             // rebuild it from the log and try once more. `body`'s own errors are not caught here.
             try rebuildIndex()
             do {
-                try readIndexed(stream: stream, asAppended: asAppended, after: &delivered, body)
+                return try readIndexed(stream: stream, asAppended: asAppended, from: point, after: &delivered, body)
             } catch let mismatch as IndexMismatch {
                 throw mismatch.damage
             }
@@ -202,16 +214,28 @@ extension EventLog {
         return events
     }
 
-    /// Reads the stream through the index, skipping the first `delivered` events (handed to `body` by an
-    /// earlier attempt) and counting those it hands over.
+    /// Reads the stream through the index, from the start or from after `point` (false when the log does
+    /// not hold that event there), skipping the events up to `delivered` (handed to `body` by an earlier
+    /// attempt) and counting those it hands over.
     private func readIndexed(
-        stream: StreamID, asAppended: Bool, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void
-    ) throws {
-        guard let entries = index.entries(for: streamHash(stream)) else {
+        stream: StreamID, asAppended: Bool, from point: StreamPoint?, after delivered: inout Int,
+        _ body: (EventEnvelope) throws -> Void
+    ) throws -> Bool {
+        guard var entries = index.entries(for: streamHash(stream))?[...] else {
             throw IndexMismatch(damage: .damagedLog(segment: "index/streams.sorted", offset: 0, reason: "an index entry fails its check"))
         }
         var version = 0
         let reader = FrameReader(readAhead: FrameReader.lookupReadAhead)
+        if let point {
+            // The event the fold stands after, as appended: its identity is that of the line appended.
+            guard let at = entries.firstIndex(where: { $0.position == point.position.rawValue }),
+                try withEvent(at: entries[at], reader: reader, asAppended: true, {
+                    $0.position == point.position && $0.isIn(stream) && $0.streamVersion == point.version && $0.identity == point.identity
+                }) == true
+            else { return false }
+            version = point.version
+            entries = entries[(at + 1)...]
+        }
         // An error of `body` is the caller's: carried out of the lookup and thrown as it is.
         var failure: (any Error)?
         for entry in entries {
@@ -238,6 +262,7 @@ extension EventLog {
                     reason: "the event at position \(entry.position) of stream \(stream) cannot be read there"))
             }
         }
+        return true
     }
 
     /// Throws away the stream index and builds it again from the whole log.

@@ -49,6 +49,8 @@ public final class EventLog {
     public let options: Options
     /// Heavy content, referenced from events by sha256.
     public let blobs: BlobStore
+    /// Folds of long streams kept beside the log, a cache each command checks against it.
+    public let snapshots: StreamSnapshots
     var layout: LibraryLayout
 
     /// The newest acknowledged event this instance knows of; ``LogPosition/none`` for an empty log.
@@ -123,6 +125,7 @@ public final class EventLog {
         self.path = path
         self.options = options
         self.blobs = BlobStore(directory: layout.blobDirectory)
+        self.snapshots = StreamSnapshots(directory: layout.snapshotDirectory)
         self.index = StreamIndex(directory: layout.indexDirectory, mergeThreshold: options.indexMergeThreshold)
         _ = try synchronize(repair: false)
     }

@@ -27,6 +27,16 @@ public protocol LogStore: AnyObject {
     /// Calls `body` with the events of one stream, in order.
     func read(stream: StreamID, _ body: (EventEnvelope) throws -> Void) throws
 
+    /// Like ``read(stream:_:)``, with only the events after `point`, where a fold was kept; false, having
+    /// read nothing, when the log does not hold that event there (see ``EventLog/read(stream:after:_:)``).
+    func read(stream: StreamID, after point: StreamPoint, _ body: (EventEnvelope) throws -> Void) throws -> Bool
+
+    /// The identity of the event at `position`, as appended; nil beyond the head.
+    func identity(at position: LogPosition) throws -> EventIdentity?
+
+    /// Folds of long streams kept on this machine, beside the log it reads.
+    var snapshots: StreamSnapshots { get }
+
     /// Like ``read(from:through:_:)``, with each line as it was appended: where compaction left a
     /// commit's `prev` out, it is put back. For showing the log, not for replaying it.
     func readAsAppended(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws

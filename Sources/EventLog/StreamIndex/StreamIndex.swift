@@ -257,15 +257,7 @@ final class StreamIndex {
     /// a real folder made, never written through.
     private func folder() throws(EventLogError) -> Folder {
         if let openFolder { return openFolder }
-        let library = try Folder.library(FileSystem.folder(of: directory))
-        let name = (directory as NSString).lastPathComponent
-        let opened: Folder
-        do {
-            opened = try library.subfolder(name, creating: true).folder
-        } catch .libraryNotWritable {
-            try library.remove(name)
-            opened = try library.subfolder(name, creating: true).folder
-        }
+        let opened = try Folder.derived(directory)
         openFolder = opened
         return opened
     }

@@ -42,6 +42,19 @@ final class Folder {
         try open(AT_FDCWD, path, path: path, library: library)
     }
 
+    /// The library's derived folder at `path` (the stream index, the snapshots), made when missing: a
+    /// link or a file in its place is removed and a real folder made, never written through.
+    static func derived(_ path: String) throws(EventLogError) -> Folder {
+        let library = try Folder.library(FileSystem.folder(of: path))
+        let name = (path as NSString).lastPathComponent
+        do {
+            return try library.subfolder(name, creating: true).folder
+        } catch .libraryNotWritable {
+            try library.remove(name)
+            return try library.subfolder(name, creating: true).folder
+        }
+    }
+
     /// The folder `name` in this one; with `creating`, made first when missing (0777 less the umask).
     /// `created` says whether it was: the caller syncs this folder before relying on the new entry.
     func subfolder(_ name: String, creating: Bool = false) throws(EventLogError) -> (folder: Folder, created: Bool) {

@@ -56,6 +56,13 @@ public struct LibraryState: Hashable, Sendable {
         }
     }
 
+    /// Sets a podcast's state to one folded earlier (a fold the shell kept), to be evolved on with the
+    /// events of its stream after it.
+    public mutating func load(_ id: PodcastID, from state: PodcastState) { podcasts[id] = state }
+
+    /// Sets an episode's state to one folded earlier, likewise.
+    public mutating func load(_ id: EpisodeID, from state: EpisodeState) { episodes[id] = state }
+
     /// Sets an aggregate's state to the fold of its whole stream, `events`, read elsewhere (through the
     /// stream index). The aggregate is then in ``podcasts`` or ``episodes`` even when its stream is
     /// empty.

@@ -49,3 +49,32 @@ extension Episode: Entity {
     public static var notFound: DomainError { .episodeNotFound }
     public var deletedError: DomainError { .episodeDeleted(id) }
 }
+
+/// A state written down, for a shell that keeps the fold of a long stream: `{"life": "active", "value":
+/// {...}}`, the value as events carry it.
+extension EntityState: Codable where Value: Codable {
+    private enum CodingKeys: String, CodingKey { case life, value }
+    private enum Life: String, Codable { case initial, active, deleted }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        switch try container.decode(Life.self, forKey: .life) {
+        case .initial: self = .initial
+        case .active: self = .active(try container.decode(Value.self, forKey: .value))
+        case .deleted: self = .deleted(try container.decode(Value.self, forKey: .value))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .initial: try container.encode(Life.initial, forKey: .life)
+        case .active(let value):
+            try container.encode(Life.active, forKey: .life)
+            try container.encode(value, forKey: .value)
+        case .deleted(let value):
+            try container.encode(Life.deleted, forKey: .life)
+            try container.encode(value, forKey: .value)
+        }
+    }
+}

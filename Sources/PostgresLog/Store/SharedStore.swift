@@ -70,6 +70,16 @@ public final class SharedStore: LogStore {
         try local.read(stream: stream, body)
     }
 
+    public func read(stream: StreamID, after point: StreamPoint, _ body: (EventEnvelope) throws -> Void) throws -> Bool {
+        try local.read(stream: stream, after: point, body)
+    }
+
+    public func identity(at position: LogPosition) throws -> EventIdentity? {
+        try local.identity(at: position)
+    }
+
+    public var snapshots: StreamSnapshots { local.snapshots }
+
     public func readAsAppended(from start: LogPosition, through end: LogPosition?, _ body: (EventEnvelope) throws -> Void) throws {
         try local.readAsAppended(from: start, through: end, body)
     }

@@ -1,0 +1,84 @@
+import Crypto
+import Foundation
+
+/// A stream's fold, kept: the state its caller encoded, and the point of the stream it stands at.
+public struct StreamSnapshot: Equatable, Sendable {
+    public var point: StreamPoint
+    /// What the caller's state is written as; a snapshot of another format is not handed back.
+    public var format: String
+    /// The caller's encoding of the state.
+    public var state: [UInt8]
+
+    public init(point: StreamPoint, format: String, state: [UInt8]) {
+        self.point = point
+        self.format = format
+        self.state = state
+    }
+}
+
+/// Folds of long streams, kept in `<library>/snapshots/` so that a command on an entity with a long
+/// history reads only the events after the fold (a podcast's stream may hold thousands).
+///
+/// A cache, and derived: a snapshot is used only when its checksum holds, its format is the caller's,
+/// and the log holds the very event it stands after (``EventLog/read(stream:after:_:)``); anything
+/// else, a log restored from an older copy or a file cut short by a crash included, is passed over and
+/// the stream read whole. Files are replaced whole and never synced; removing the folder loses nothing.
+/// One file per stream: a header line (JSON: point, format, SHA-256 of the state), then the state.
+public final class StreamSnapshots {
+    let directory: String
+
+    init(directory: String) {
+        self.directory = directory
+    }
+
+    /// The snapshot of `stream` in `format`, if one is kept and reads back whole.
+    public func snapshot(of stream: StreamID, format: String) -> StreamSnapshot? {
+        guard let file = try? File.openForReading(path(of: stream)), let bytes = try? file.readAll(),
+            let snapshot = Self.decode(bytes), snapshot.format == format
+        else { return nil }
+        return snapshot
+    }
+
+    /// Keeps `snapshot` for `stream`, replacing the one kept. Best effort, as a cache is: a library this
+    /// process cannot write keeps none.
+    public func keep(_ snapshot: StreamSnapshot, of stream: StreamID) {
+        guard let folder = try? Folder.derived(directory) else { return }
+        let name = Self.fileName(of: stream)
+        _ = folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name))
+        try? folder.replace(name, with: Self.encode(snapshot), syncingFile: false)
+    }
+
+    func path(of stream: StreamID) -> String { directory + "/" + Self.fileName(of: stream) }
+
+    /// A stream id is a file name (no `/`), once prefixed so that none starts with a dot (`..` is an id).
+    static func fileName(of stream: StreamID) -> String { "s-" + stream.rawValue }
+
+    private struct Header: Codable {
+        var position: UInt64
+        var version: Int
+        var identity: String
+        var format: String
+        var sha256: String
+    }
+
+    static func encode(_ snapshot: StreamSnapshot) -> [UInt8] {
+        let header = Header(
+            position: snapshot.point.position.rawValue, version: snapshot.point.version, identity: snapshot.point.identity.rawValue,
+            format: snapshot.format, sha256: SHA256.hash(data: snapshot.state).lowercaseHex)
+        let line = (try? JSONEncoder().encode(header)).map(Array.init) ?? []
+        return line + [0x0A] + snapshot.state
+    }
+
+    /// The snapshot `bytes` hold; nil for anything that is not one whole.
+    static func decode(_ bytes: [UInt8]) -> StreamSnapshot? {
+        guard let newline = bytes.firstIndex(of: 0x0A),
+            let header = try? JSONDecoder().decode(Header.self, from: Data(bytes[..<newline])),
+            let identity = EventIdentity(rawValue: header.identity), header.version > 0, header.position > 0
+        else { return nil }
+        let state = Array(bytes[(newline + 1)...])
+        guard SHA256.hash(data: state).lowercaseHex == header.sha256 else { return nil }
+        return StreamSnapshot(
+            point: StreamPoint(position: LogPosition(header.position), version: header.version, identity: identity),
+            format: header.format, state: state)
+    }
+}

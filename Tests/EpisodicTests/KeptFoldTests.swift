@@ -1,0 +1,102 @@
+import CoreValues
+import Episodic
+import EventCodec
+import EventLog
+import Foundation
+import PodcastDomain
+import Testing
+
+/// A podcast's stream grows with every change to it; a command on it reads only the events after the
+/// fold the last long load kept, while the log vouches for that fold.
+@Suite("Folds kept of long streams, through the facade")
+struct KeptFoldTests {
+    /// A podcast described 70 times, and the stream that holds it: longer than a load folds without keeping.
+    func longPodcast() throws -> (studio: Studio, id: PodcastID, stream: StreamID) {
+        let studio = try Studio()
+        let id = try studio.createPodcast("Long Stream")
+        for take in 1...70 { try studio.must(Submission(.podcast(.id(id), .describe("Take \(take)")))) }
+        return (studio, id, StreamID(domain: id.streamName))
+    }
+
+    func kept(_ studio: Studio, _ stream: StreamID) throws -> StreamSnapshot? {
+        try EventLog(at: studio.library.path).snapshots.snapshot(of: stream, format: KeptStates.format)
+    }
+
+    /// `kept` with the podcast named `name`, which no event after it changes: a fold only this test makes.
+    func forged(_ kept: StreamSnapshot, _ id: PodcastID, name: String) throws -> StreamSnapshot {
+        var state = LibraryState()
+        #expect(KeptStates.load(kept.state, as: .podcast(id), into: &state))
+        var podcast = try #require(state.podcast(id).live)
+        podcast.name = name
+        state.load(id, from: .active(podcast))
+        return StreamSnapshot(point: kept.point, format: kept.format, state: try #require(KeptStates.encode(.podcast(id), of: state)))
+    }
+
+    /// Renames the podcast: whether that changed anything, as the command decided.
+    func rename(_ studio: Studio, _ id: PodcastID, _ name: String) throws -> Bool {
+        try studio.must(Submission(.podcast(.id(id), .rename(name))))[0].positions != nil
+    }
+
+    @Test("a command that folds a long stream keeps the fold, and the next command goes on from it")
+    func keptAndUsed() throws {
+        // Given a podcast with a long stream, which one command has loaded
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+
+        // Then the fold was kept by the first load that folded 64 events (the 63rd description's), as
+        // the stream stood then
+        let kept = try #require(try kept(studio, stream))
+        #expect(kept.point.version == 64)
+        var state = LibraryState()
+        #expect(KeptStates.load(kept.state, as: .podcast(id), into: &state))
+        #expect(state.podcast(id).live?.description == "Take 63")
+        #expect(state.podcast(id).live?.name == "Long Stream")
+
+        // When the kept fold says another name (as only a forged fold could)
+        try EventLog(at: studio.library.path).snapshots.keep(try forged(kept, id, name: "Kept"), of: stream)
+
+        // Then the next command decides on it, with the events after it: renaming the podcast so changes
+        // nothing, and its description is the last one given
+        #expect(try rename(studio, id, "Kept") == false)
+        #expect(try studio.must(Submission(.podcast(.id(id), .describe("Take 70"))))[0].positions == nil)
+    }
+
+    @Test("a kept fold goes on with the events after it, and is kept again once it is behind by as many")
+    func keptAgain() throws {
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+        // Each command below starts from the fold, and folds the events after it.
+        for take in 71...140 { try studio.must(Submission(.podcast(.id(id), .describe("Take \(take)")))) }
+        let kept = try #require(try kept(studio, stream))
+        #expect(kept.point.version > 71)
+        var state = LibraryState()
+        #expect(KeptStates.load(kept.state, as: .podcast(id), into: &state))
+        let folded = try studio.states().podcasts[id]
+        #expect(state.podcast(id).live?.description.map { $0.hasPrefix("Take ") } == true)
+        #expect(folded?.live?.description == "Take 140")
+        #expect(try studio.must(Submission(.podcast(.id(id), .describe("Take 140"))))[0].positions == nil)
+    }
+
+    @Test("a kept fold the log does not vouch for is passed over, and the stream read whole", arguments: ["identity", "version", "format"])
+    func passedOver(what: String) throws {
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+        let kept = try #require(try kept(studio, stream))
+        let log = try EventLog(at: studio.library.path)
+        var forgery = try forged(kept, id, name: "Kept")
+        switch what {
+        case "identity":
+            // A fold made on another copy of the log: another event at the same position.
+            forgery.point.identity = try #require(try log.identity(at: LogPosition(kept.point.position.rawValue - 1)))
+        case "version":
+            forgery.point.version -= 1
+        default:
+            forgery.format = "episodic-state-0"
+        }
+        log.snapshots.keep(forgery, of: stream)
+
+        // The podcast is named as the log says: renaming it changes its name, once.
+        #expect(try rename(studio, id, "Kept") == true)
+        #expect(try rename(studio, id, "Kept") == false)
+    }
+}

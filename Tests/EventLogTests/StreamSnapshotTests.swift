@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import EventLog
+
+/// A fold kept at a point of its stream goes on from the events after it, and only while the log holds
+/// the very event it stands after.
+@Suite("Folds kept of long streams")
+struct StreamSnapshotTests {
+    /// The stream "s" of `compactableLibrary()`'s log, as (position, version, identity) of each event,
+    /// and the payloads, in stream order.
+    func points(of stream: StreamID, in log: EventLog) throws -> [(point: StreamPoint, json: String)] {
+        var found: [(StreamPoint, String)] = []
+        try log.readAsAppended(stream: stream) { envelope in
+            found.append((StreamPoint(position: envelope.position, version: envelope.streamVersion, identity: envelope.identity), RecordedEvent(envelope).json))
+        }
+        return found
+    }
+
+    func payloads(of stream: StreamID, in log: EventLog, after point: StreamPoint) throws -> [String]? {
+        var payloads: [String] = []
+        return try log.read(stream: stream, after: point) { payloads.append(RecordedEvent($0).json) } ? payloads : nil
+    }
+
+    @Test("a stream read after a point gives the events after it, compacted or not")
+    func readAfterPoint() throws {
+        let (library, log) = try ChainTests().compactableLibrary()
+        let stream: StreamID = "s"
+        let all = try points(of: stream, in: log)
+        #expect(all.count > 100)
+        for at in [0, 1, 57, all.count - 2, all.count - 1] {
+            #expect(try payloads(of: stream, in: log, after: all[at].point) == all[(at + 1)...].map(\.json))
+        }
+        try log.write { _ = try $0.compact(ChainTests.smallFrames) }
+        let compacted = try library.open()
+        for at in [0, 57, all.count - 1] {
+            #expect(try payloads(of: stream, in: compacted, after: all[at].point) == all[(at + 1)...].map(\.json))
+        }
+    }
+
+    @Test("a point the log does not hold gives nothing: another event there, another version, another stream, past the head")
+    func pointNotHeld() throws {
+        let (library, log) = try ChainTests().compactableLibrary()
+        defer { withExtendedLifetime(library) {} }
+        let stream: StreamID = "s"
+        let all = try points(of: stream, in: log)
+        let point = all[40].point
+        let other = all[41].point
+        var wrong = [
+            StreamPoint(position: point.position, version: point.version, identity: other.identity),
+            StreamPoint(position: point.position, version: point.version + 1, identity: point.identity),
+            StreamPoint(position: LogPosition(log.head.rawValue + 1), version: all.count + 1, identity: point.identity),
+        ]
+        // The event of another stream at its own position.
+        let a = try points(of: "a", in: log)[0].point
+        wrong.append(a)
+        for bad in wrong {
+            #expect(try payloads(of: stream, in: log, after: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("a kept fold reads back only whole, in its own format")
+    func keptFoldReadsBackWhole() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create()
+        try Given.appended(3, to: "s", in: log)
+        let identity = try #require(try log.identity(at: LogPosition(3)))
+        let kept = StreamSnapshot(point: StreamPoint(position: LogPosition(3), version: 3, identity: identity), format: "f-1", state: Array(#"{"n":3}"#.utf8))
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+
+        log.snapshots.keep(kept, of: "s")
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
+        #expect(log.snapshots.snapshot(of: "s", format: "f-2") == nil)
+        #expect(log.snapshots.snapshot(of: "t", format: "f-1") == nil)
+
+        // A file cut short, or with one bit changed anywhere, is no snapshot.
+        let file = log.snapshots.path(of: "s")
+        let size = try library.size(of: file)
+        for offset in [0, size / 2, size - 1] {
+            log.snapshots.keep(kept, of: "s")
+            try library.flipBit(in: file, at: offset)
+            #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil, "bit flipped at \(offset)")
+        }
+        log.snapshots.keep(kept, of: "s")
+        try library.truncate(file, to: size - 1)
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+
+        // Kept again, it replaces what was there.
+        log.snapshots.keep(kept, of: "s")
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
+    }
+}

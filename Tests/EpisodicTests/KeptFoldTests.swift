@@ -99,4 +99,24 @@ struct KeptFoldTests {
         #expect(try rename(studio, id, "Kept") == true)
         #expect(try rename(studio, id, "Kept") == false)
     }
+
+    @Test("verify folds each kept stream again from the log, and removes a kept fold that is not the log's")
+    func verifyChecksKeptFolds() throws {
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+        let clean = try studio.library.verify()
+        #expect(clean.isClean && clean.keptFoldProblems.isEmpty, "\(clean)")
+
+        let kept = try #require(try kept(studio, stream))
+        try EventLog(at: studio.library.path).snapshots.keep(try forged(kept, id, name: "Kept"), of: stream)
+        let report = try studio.library.verify()
+        #expect(!report.isClean)
+        #expect(report.keptFoldProblems.count == 1)
+        #expect(report.keptFoldProblems.first?.contains(stream.rawValue) == true, "\(report.keptFoldProblems)")
+        #expect(try self.kept(studio, stream) == nil)
+
+        // The next command folds the stream whole: the podcast is named as the log says.
+        #expect(try rename(studio, id, "Kept") == true)
+        #expect(try studio.library.verify().isClean)
+    }
 }

@@ -1,4 +1,6 @@
+import EventCodec
 import EventLog
+import PodcastDomain
 import Projections
 
 /// Everything `episodic log verify` checks, and what it found.
@@ -18,9 +20,13 @@ public struct LibraryVerification: Sendable {
     public var searchProblems: [SearchProblem]
     /// For a shared library: the server's log against this machine's copy.
     public var server: SharedLogCheck?
+    /// Folds kept of long streams (`snapshots/`) that differ from the log's own fold of their stream
+    /// through the same event: each is removed, and the next command on its entity folds the stream whole.
+    public var keptFoldProblems: [String] = []
 
     public var isClean: Bool {
         log.isClean && readModelProblems.isEmpty && readModel.isEmpty && searchProblems.isEmpty && server?.isClean != false
+            && keptFoldProblems.isEmpty
     }
 }
 
@@ -34,6 +40,7 @@ extension Library {
         var result = Self.logOnly(try log.verify(), at: path)
         guard result.log.isClean else { return result }
         result.server = try checkServer()
+        result.keptFoldProblems = try checkKeptFolds()
         let model = try readModel()
         // A read model that opening found wanting was damage too, though it is rebuilt by now.
         for case .rebuilt(let reason, let kept) in notices {
@@ -49,6 +56,32 @@ extension Library {
             result.readModelSetAside = try? model.setAsideMalformed(reason: check.problems.joined(separator: "; "), log: log)
         }
         return result
+    }
+
+    /// Folds again, from the log, each stream whose fold is kept in this build's format and stands on
+    /// an event the log holds (any other is never used), and removes the kept folds that differ.
+    private func checkKeptFolds() throws -> [String] {
+        var problems: [String] = []
+        for (stream, kept) in log.snapshots.all() where kept.format == KeptStates.format {
+            var name = stream.rawValue
+            let aggregate: AggregateKey? = name.withUTF8 { utf8 in
+                if let id = PodcastID(streamName: UnsafeRawBufferPointer(utf8)) { return .podcast(id) }
+                if let id = EpisodeID(streamName: UnsafeRawBufferPointer(utf8)) { return .episode(id) }
+                return nil
+            }
+            guard let aggregate else { continue }
+            var folded = LibraryState(), stored = LibraryState()
+            guard try log.identity(at: kept.point.position) == kept.point.identity,
+                KeptStates.load(kept.state, as: aggregate, into: &stored)
+            else { continue }
+            try log.read(stream: stream) { envelope in
+                if envelope.streamVersion <= kept.point.version { folded.evolve(try DomainEvents.decode(envelope)) }
+            }
+            guard folded != stored else { continue }
+            log.snapshots.remove(of: stream)
+            problems.append("the fold kept of \(stream) at position \(kept.point.position) is not the log's fold of it; it was removed")
+        }
+        return problems
     }
 
     /// Checks the log and its blobs of the library at `path`, without opening it first: for a log too

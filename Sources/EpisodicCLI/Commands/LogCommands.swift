@@ -206,6 +206,10 @@ struct LogCommands: ParsableCommand {
                     : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
                         + "hash to \(server.serverHash), this machine's to \(server.localHash)")
             }
+            if !result.keptFoldProblems.isEmpty {
+                lines.append("kept folds: \(result.keptFoldProblems.count) not the log's (removed; the next command folds their streams whole)")
+                lines += result.keptFoldProblems.map { "  - \($0)" }
+            }
             if !result.searchProblems.isEmpty {
                 lines.append("search: \(result.searchProblems.count) transcript(s) could not be indexed")
                 lines += result.searchProblems.map { "  - episode \($0.episodeID): \($0.message)" }
@@ -288,6 +292,7 @@ private struct VerifyRecord: Encodable {
     var comparedAt: UInt64?
     var readModelDifferences: [Difference]
     var searchProblems: [String]
+    var keptFoldProblems: [String]
     var server: Server?
 
     struct Server: Encodable {
@@ -314,6 +319,7 @@ private struct VerifyRecord: Encodable {
             Difference(table: $0.table, id: $0.id, column: $0.column, live: $0.live, replayed: $0.replayed)
         }
         searchProblems = result.searchProblems.map { "episode \($0.episodeID): \($0.message)" }
+        keptFoldProblems = result.keptFoldProblems
         server = result.server.map {
             Server(
                 location: $0.location, serverHead: $0.serverHead.rawValue, localHead: $0.localHead.rawValue, serverHash: $0.serverHash,

@@ -48,10 +48,29 @@ public final class StreamSnapshots {
         try? folder.replace(name, with: Self.encode(snapshot), syncingFile: false)
     }
 
+    /// Every snapshot kept that reads back whole, by stream, whatever its format: for `log verify`.
+    public func all() -> [(stream: StreamID, snapshot: StreamSnapshot)] {
+        let names = (try? FileSystem.contents(of: directory)) ?? []
+        return names.sorted().compactMap { name in
+            guard name.hasPrefix(Self.prefix), let stream = StreamID(rawValue: String(name.dropFirst(Self.prefix.count))),
+                let file = try? File.openForReading(directory + "/" + name), let bytes = try? file.readAll(),
+                let snapshot = Self.decode(bytes)
+            else { return nil }
+            return (stream, snapshot)
+        }
+    }
+
+    /// Forgets the snapshot of `stream`. Best effort, as ``keep(_:of:)``.
+    public func remove(of stream: StreamID) {
+        try? Folder.derived(directory).remove(Self.fileName(of: stream))
+    }
+
     func path(of stream: StreamID) -> String { directory + "/" + Self.fileName(of: stream) }
 
+    private static let prefix = "s-"
+
     /// A stream id is a file name (no `/`), once prefixed so that none starts with a dot (`..` is an id).
-    static func fileName(of stream: StreamID) -> String { "s-" + stream.rawValue }
+    static func fileName(of stream: StreamID) -> String { prefix + stream.rawValue }
 
     private struct Header: Codable {
         var position: UInt64

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Episodic
+import EventCodec
+import EventLog
 import Foundation
 import PodcastDomain
 
@@ -47,8 +49,9 @@ struct CLIBenchmark: ParsableCommand {
         let large = try CLITarget.prepare(events: events, at: folder.root + "/cli-large", label: "large library", report: report)
 
         // Each round also runs `episodic --help`, which opens no library: the floor of any command
-        // (the process's start and exit), measured in the same run.
-        var times: [[Double]] = [[], [], []]
+        // (the process's start and exit), measured in the same run; and an episode's creation in the
+        // large library's big podcast, whose decision folds the podcast's own long stream.
+        var times: [[Double]] = [[], [], [], []]
         for round in -3..<runs {  // three rounds to warm the page cache, not counted
             for (index, target) in [small, large].enumerated() {
                 let seconds = try target.retitle(with: binary, round: round)
@@ -58,6 +61,8 @@ struct CLIBenchmark: ParsableCommand {
             let help = try timed { status = try Spawn.run(binary, ["--help"]) }
             guard status == 0 else { throw BenchFailure("`episodic --help` exited with \(status)") }
             if round >= 0 { times[2].append(help * 1_000) }
+            let create = try large.createEpisode(with: binary, round: round)
+            if round >= 0 { times[3].append(create * 1_000) }
         }
         for (index, target) in [small, large].enumerated() {
             let p50 = times[index].median
@@ -77,6 +82,13 @@ struct CLIBenchmark: ParsableCommand {
                 + "\(overHelp.grouped(decimals: 2))x it (target <= 2x)")
         report.value("helpP50Milliseconds", help)
         report.value("largeOverHelp", overHelp)
+        let create = times[3].median
+        report.line(
+            "create, \(large.events.grouped()) events",
+            "p50 \(create.grouped(decimals: 2)) ms, p99 \(times[3].nearestRank(99).grouped(decimals: 2)) ms (`episodic episode "
+                + "create` in the big podcast, whose own stream held \(large.podcastEvents.grouped()) events at the start; "
+                + "\((create / times[1].median).grouped(decimals: 2))x the retitle's p50)")
+        report.value("largeCreateP50Milliseconds", create)
         report.finish()
     }
 }
@@ -86,6 +98,9 @@ struct CLIBenchmark: ParsableCommand {
 struct CLITarget {
     let path: String
     let events: Int
+    let podcast: PodcastID
+    /// The events of the podcast's own stream when the library was prepared.
+    let podcastEvents: Int
     let episode: String
 
     static func prepare(events: Int, at path: String, label: String, report: Report) throws -> CLITarget {
@@ -95,7 +110,11 @@ struct CLITarget {
         guard let (number, _) = try model.highestNumbered(in: generated.bigPodcast, limit: 1).first else {
             throw BenchFailure("the generated podcast \(generated.bigPodcast) has no episodes")
         }
-        return CLITarget(path: path, events: generated.events, episode: "\(generated.bigPodcast)/\(number)")
+        var podcastEvents = 0
+        try library.log.read(stream: StreamID(domain: generated.bigPodcast.streamName)) { _ in podcastEvents += 1 }
+        return CLITarget(
+            path: path, events: generated.events, podcast: generated.bigPodcast, podcastEvents: podcastEvents,
+            episode: "\(generated.bigPodcast)/\(number)")
     }
 
     /// The same shows whatever the size, so that only the log's length differs; commits of ten
@@ -108,11 +127,23 @@ struct CLITarget {
     }
 
     /// The same episode in a copy of this library at `path` (a clone of it).
-    func copy(at path: String) -> CLITarget { CLITarget(path: path, events: events, episode: episode) }
+    func copy(at path: String) -> CLITarget {
+        CLITarget(path: path, events: events, podcast: podcast, podcastEvents: podcastEvents, episode: episode)
+    }
 
     /// Runs `episodic episode retitle` once; returns its wall time in seconds.
     func retitle(with binary: String, round: Int) throws -> Double {
-        let arguments = ["episode", "retitle", episode, "Retitled \(round)", "--library", path, "--actor", "bench", "--quiet"]
+        try time(binary, ["episode", "retitle", episode, "Retitled \(round)"])
+    }
+
+    /// Runs `episodic episode create` in the podcast once; returns its wall time in seconds.
+    func createEpisode(with binary: String, round: Int) throws -> Double {
+        try time(binary, ["episode", "create", podcast.description, "Created \(round)"])
+    }
+
+    /// Runs `episodic` with `command` on this library, as the bench actor, quietly; its wall time in seconds.
+    private func time(_ binary: String, _ command: [String]) throws -> Double {
+        let arguments = command + ["--library", path, "--actor", "bench", "--quiet"]
         var status: Int32 = 0
         let seconds = try timed { status = try Spawn.run(binary, arguments) }
         guard status == 0 else {

@@ -119,4 +119,25 @@ struct KeptFoldTests {
         #expect(try rename(studio, id, "Kept") == true)
         #expect(try studio.library.verify().isClean)
     }
+
+    @Test("the read models' catch-up starts a long stream's fold from the kept fold too")
+    func projectionUsesKeptFold() throws {
+        // Given a kept fold of a podcast's long stream that names it "Kept" (a forgery: the log says
+        // "Long Stream")
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+        let kept = try #require(try kept(studio, stream))
+        try EventLog(at: studio.library.path).snapshots.keep(try forged(kept, id, name: "Kept"), of: stream)
+
+        // When a command changes the podcast, and its row is projected
+        try studio.must(Submission(.podcast(.id(id), .describe("Fresh"))))
+
+        // Then the row was folded from the kept fold on: only a forgery shows it, and verify finds both
+        let row = try #require(try studio.library.podcasts().first { $0.id == id })
+        #expect(row.name == "Kept")
+        #expect(row.description == "Fresh")
+        let report = try studio.library.verify()
+        #expect(report.keptFoldProblems.count == 1)
+        #expect(!report.readModel.isEmpty)
+    }
 }

@@ -20,18 +20,30 @@ public enum KeptStates {
     /// they do not decode as the state of an entity that exists, and is that one (a fold is kept only
     /// after events).
     public static func load(_ bytes: [UInt8], as aggregate: AggregateKey, into state: inout LibraryState) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            switch aggregate {
-            case .podcast(let id):
-                guard let kept = try? PayloadDecoder.decode(PodcastState.self, from: raw), kept.existing?.id == id else { return false }
-                state.load(id, from: kept)
-            case .episode(let id):
-                guard let kept = try? PayloadDecoder.decode(EpisodeState.self, from: raw), kept.existing?.id == id else { return false }
-                state.load(id, from: kept)
-            case .fonts:
-                return false
-            }
-            return true
+        switch aggregate {
+        case .podcast(let id):
+            guard let kept = podcast(id, from: bytes) else { return false }
+            state.load(id, from: kept)
+        case .episode(let id):
+            guard let kept = episode(id, from: bytes) else { return false }
+            state.load(id, from: kept)
+        case .fonts:
+            return false
         }
+        return true
+    }
+
+    /// The state of podcast `id` that `bytes` hold; nil unless they decode as that podcast's.
+    public static func podcast(_ id: PodcastID, from bytes: [UInt8]) -> PodcastState? {
+        decoded(PodcastState.self, from: bytes).flatMap { $0.existing?.id == id ? $0 : nil }
+    }
+
+    /// The state of episode `id` that `bytes` hold; nil unless they decode as that episode's.
+    public static func episode(_ id: EpisodeID, from bytes: [UInt8]) -> EpisodeState? {
+        decoded(EpisodeState.self, from: bytes).flatMap { $0.existing?.id == id ? $0 : nil }
+    }
+
+    private static func decoded<State: Decodable>(_ type: State.Type, from bytes: [UInt8]) -> State? {
+        bytes.withUnsafeBytes { try? PayloadDecoder.decode(type, from: $0) }
     }
 }

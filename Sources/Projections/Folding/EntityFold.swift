@@ -1,4 +1,5 @@
 import CoreValues
+import EventCodec
 import EventLog
 import Foundation
 import PodcastDomain
@@ -53,10 +54,14 @@ struct EntityFold {
     ) throws -> EntityChanges {
         // An entity met for the first time starts from its state as of the fold's start.
         for id in plan.podcasts.keys where states[podcast: id] == nil {
-            states[podcast: id] = try startingState(of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve)
+            states[podcast: id] = try startingState(of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve) {
+                KeptStates.podcast(id, from: $0)
+            }
         }
         for id in plan.episodes.keys where states[episode: id] == nil {
-            states[episode: id] = try startingState(of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve)
+            states[episode: id] = try startingState(of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve) {
+                KeptStates.episode(id, from: $0)
+            }
         }
         let needed = plan.neededPositions(after: start)
         // Round by round, each reader copies out the needed events of a run, while the shards decode and
@@ -115,18 +120,29 @@ struct EntityFold {
     /// An entity's state as of the fold's start. Its time is set by the events folded: every planned
     /// entity has at least one needed event, its latest.
     private func startingState<State>(
-        of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State
+        of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State, kept: ([UInt8]) -> State?
     ) throws -> EntityChanges.Change<State> {
-        .init(state: try baseState(of: stream, initial, evolve), updatedAt: Timestamp(rawValue: 0)!)
+        .init(state: try baseState(of: stream, initial, evolve, kept: kept), updatedAt: Timestamp(rawValue: 0)!)
     }
 
-    private func baseState<State>(of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State) throws -> State {
+    /// The fold of `stream` through ``base``: from the fold a command kept of it (the log's
+    /// `StreamSnapshots`, decoded by `kept`) when it stands at or before `base` and the log vouches for
+    /// it, else from the stream's start.
+    private func baseState<State>(
+        of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State, kept: ([UInt8]) -> State?
+    ) throws -> State {
         guard base > .none, let id = StreamID(rawValue: stream) else { return initial }
-        var state = initial
-        try log.read(stream: id) { envelope in
+        func fold(_ state: inout State, _ envelope: EventEnvelope) throws {
             guard envelope.position <= base else { return }
             state = evolve(state, try RawEvent(envelope).decode())
         }
+        if let snapshot = log.snapshots.snapshot(of: id, format: KeptStates.format), snapshot.point.position <= base,
+            var state = kept(snapshot.state), try log.read(stream: id, after: snapshot.point, { try fold(&state, $0) })
+        {
+            return state
+        }
+        var state = initial
+        try log.read(stream: id) { try fold(&state, $0) }
         return state
     }
 }

@@ -84,7 +84,9 @@ public final class StreamSnapshots {
         let header = Header(
             position: snapshot.point.position.rawValue, version: snapshot.point.version, identity: snapshot.point.identity.rawValue,
             format: snapshot.format, sha256: SHA256.hash(data: snapshot.state).lowercaseHex)
-        let line = (try? JSONEncoder().encode(header)).map(Array.init) ?? []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let line = (try? encoder.encode(header)).map(Array.init) ?? []
         return line + [0x0A] + snapshot.state
     }
 

@@ -77,7 +77,10 @@ public enum IndexTemplate {
     public static let events: [RecordedEvent] = {
         try? FileManager.default.removeItem(atPath: path)
         do {
-            let log = try EventLog.create(at: path, options: options)
+            // A fixed library id: the chain's hashes, and with them each event's identity (which a kept
+            // fold seed names), are then the same in every run.
+            let id = LibraryID(UUID(uuid: (0x1D, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)))
+            let log = try EventLog.create(at: path, id: id, options: options)
             for i in 0..<60 {
                 try log.write { writer in
                     let events = (0..<(1 + i % 3)).map { j in
@@ -96,6 +99,24 @@ public enum IndexTemplate {
 
     public static var sortedPath: String { path + "/index/streams.sorted" }
     public static var tailPath: String { path + "/index/streams.tail" }
+    /// The fold kept of the first stream (`snapshots/`), the input's third file.
+    public static var keptFoldPath: String { path + "/snapshots/s-" + streams[0].rawValue }
+
+    /// A kept fold of the first stream, made through the public API: after its `version`-th event.
+    static func keptFold(version: Int, format: String = "fuzz-1") -> [UInt8] {
+        do {
+            let log = try EventLog(at: path, options: options)
+            let event = events.filter { $0.stream == streams[0] }[version - 1]
+            guard let identity = try log.identity(at: event.position) else { fatalError("the template has no event \(event.position)") }
+            let point = StreamPoint(position: event.position, version: version, identity: identity)
+            log.snapshots.keep(StreamSnapshot(point: point, format: format, state: Array(#"{"n":\#(version)}"#.utf8)), of: streams[0])
+            defer { unlink(keptFoldPath) }
+            guard let bytes = Scratch.read(keptFoldPath) else { fatalError("no kept fold was written") }
+            return bytes
+        } catch {
+            fatalError("cannot make a kept fold: \(error)")
+        }
+    }
 
     /// Seeds for the index target: the sorted run, then the tail.
     public static func seeds() -> [(name: String, parts: [[UInt8]])] {
@@ -118,6 +139,9 @@ public enum IndexTemplate {
             ("sorted-covered-moved", [movedCovered, tail]),
             ("sorted-entry-flipped", [wrongEntry, tail]),
             ("sorted-truncated", [Array(sorted.prefix(sorted.count - 16)), tail]),
+            ("kept-fold", [sorted, tail, keptFold(version: 5)]),
+            ("kept-fold-last", [sorted, tail, keptFold(version: events.filter { $0.stream == streams[0] }.count)]),
+            ("kept-fold-no-index", [[], [], keptFold(version: 3)]),
         ]
     }
 }

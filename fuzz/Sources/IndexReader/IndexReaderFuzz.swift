@@ -2,15 +2,17 @@ import EventLog
 import Foundation
 import FuzzSupport
 
-// Input: index/streams.sorted, then index/streams.tail (an empty part: no such file), beside a valid log
-// the real writer made. The index is derived data: whatever its files hold, every read through it must
-// give exactly what the log holds, and the writer must see every stream's true version. Anything else,
-// a thrown error included, is reported as a crash.
+// Input: index/streams.sorted, then index/streams.tail, then the fold kept of the first stream
+// (snapshots/; an empty part: no such file), beside a valid log the real writer made. They are derived
+// data: whatever their files hold, every read through them must give exactly what the log holds, and
+// the writer must see every stream's true version. Anything else, a thrown error included, is reported
+// as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let parts = Parts.split(UnsafeRawBufferPointer(start: data, count: size), max: 2)
-    for (path, part) in zip([IndexTemplate.sortedPath, IndexTemplate.tailPath], parts + [[]]) {
+    let parts = Parts.split(UnsafeRawBufferPointer(start: data, count: size), max: 3)
+    mkdir(IndexTemplate.path + "/snapshots", 0o777)
+    for (path, part) in zip([IndexTemplate.sortedPath, IndexTemplate.tailPath, IndexTemplate.keptFoldPath], parts + [[], []]) {
         unlink(path)
         if !part.isEmpty { Scratch.write(part, to: path) }
     }
@@ -25,6 +27,17 @@ func check() {
         for stream in IndexTemplate.streams + ["no-such-stream"] {
             let read = try log.events(in: stream)
             if read != truth.filter({ $0.stream == stream }) { broken("stream \(stream) read through the index differs from the log") }
+        }
+        // A kept fold is used only after the very event it names: then what follows it is the log's.
+        let first = IndexTemplate.streams[0]
+        for (_, kept) in log.snapshots.all() {
+            var after: [RecordedEvent] = []
+            guard try log.read(stream: first, after: kept.point, { after.append(RecordedEvent($0)) }) else { continue }
+            let stream = truth.filter { $0.stream == first }
+            guard let at = stream.firstIndex(where: { $0.position == kept.point.position }), at + 1 == kept.point.version,
+                try log.identity(at: kept.point.position) == kept.point.identity
+            else { broken("a kept fold at \(kept.point) was taken though the log does not hold that event") }
+            if after != Array(stream[(at + 1)...]) { broken("the events after a kept fold at \(kept.point) differ from the log") }
         }
         for start in [1, truth.count / 3, truth.count - 1] {
             if try log.events(from: LogPosition(UInt64(start))) != Array(truth[(start - 1)...]) {

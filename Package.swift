@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "PodcastDomain", targets: ["PodcastDomain"]),
+        .library(name: "EventCodec", targets: ["EventCodec"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Episodic", targets: ["Episodic"]),
         .executable(name: "episodic", targets: ["EpisodicCLI"]),

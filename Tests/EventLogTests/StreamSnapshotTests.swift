@@ -59,13 +59,19 @@ struct StreamSnapshotTests {
         }
     }
 
-    @Test("a kept fold reads back only whole, in its own format")
-    func keptFoldReadsBackWhole() throws {
+    /// A library whose stream "s" has three events, and a fold of them in format "f-1", not yet kept.
+    func threeEvents() throws -> (library: TemporaryLibrary, log: EventLog, kept: StreamSnapshot) {
         let library = TemporaryLibrary()
         let log = try library.create()
         try Given.appended(3, to: "s", in: log)
         let identity = try #require(try log.identity(at: LogPosition(3)))
-        let kept = StreamSnapshot(point: StreamPoint(position: LogPosition(3), version: 3, identity: identity), format: "f-1", state: Array(#"{"n":3}"#.utf8))
+        let point = StreamPoint(position: LogPosition(3), version: 3, identity: identity)
+        return (library, log, StreamSnapshot(point: point, format: "f-1", state: Array(#"{"n":3}"#.utf8)))
+    }
+
+    @Test("a kept fold reads back only whole, in its own format")
+    func keptFoldReadsBackWhole() throws {
+        let (library, log, kept) = try threeEvents()
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
 
         log.snapshots.keep(kept, of: "s")
@@ -86,6 +92,35 @@ struct StreamSnapshotTests {
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
 
         // Kept again, it replaces what was there.
+        log.snapshots.keep(kept, of: "s")
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
+    }
+
+    @Test("a pipe, a link or a huge file in place of a kept fold is no snapshot, and reading it never waits")
+    func oddFiles() throws {
+        let (library, log, kept) = try threeEvents()
+        log.snapshots.keep(kept, of: "s")
+        let file = log.snapshots.path(of: "s")
+        let whole = try library.read(file)
+
+        // A pipe: opening it to read would wait for a writer that never comes.
+        try FileManager.default.removeItem(atPath: file)
+        #expect(mkfifo(file, 0o644) == 0)
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+        #expect(log.snapshots.all().isEmpty)
+
+        // A link to a whole kept fold elsewhere.
+        try FileManager.default.removeItem(atPath: file)
+        try library.write(whole, to: library.folder + "/elsewhere")
+        try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: library.folder + "/elsewhere")
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+
+        // A file larger than any fold: its header may be whole, it is not read.
+        try FileManager.default.removeItem(atPath: file)
+        try library.write(whole + [UInt8](repeating: 0x20, count: StreamSnapshots.largest), to: file)
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+
+        // Kept again, the fold replaces what was there.
         log.snapshots.keep(kept, of: "s")
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
     }

@@ -33,8 +33,7 @@ public final class StreamSnapshots {
 
     /// The snapshot of `stream` in `format`, if one is kept and reads back whole.
     public func snapshot(of stream: StreamID, format: String) -> StreamSnapshot? {
-        guard let file = try? File.openForReading(path(of: stream)), let bytes = try? file.readAll(),
-            let snapshot = Self.decode(bytes), snapshot.format == format
+        guard let bytes = Self.contents(of: path(of: stream)), let snapshot = Self.decode(bytes), snapshot.format == format
         else { return nil }
         return snapshot
     }
@@ -53,8 +52,7 @@ public final class StreamSnapshots {
         let names = (try? FileSystem.contents(of: directory)) ?? []
         return names.sorted().compactMap { name in
             guard name.hasPrefix(Self.prefix), let stream = StreamID(rawValue: String(name.dropFirst(Self.prefix.count))),
-                let file = try? File.openForReading(directory + "/" + name), let bytes = try? file.readAll(),
-                let snapshot = Self.decode(bytes)
+                let bytes = Self.contents(of: directory + "/" + name), let snapshot = Self.decode(bytes)
             else { return nil }
             return (stream, snapshot)
         }
@@ -66,6 +64,18 @@ public final class StreamSnapshots {
     }
 
     func path(of stream: StreamID) -> String { directory + "/" + Self.fileName(of: stream) }
+
+    /// A kept fold is a few kilobytes; a file larger than this is not one.
+    static let largest = 16 << 20
+
+    /// The bytes of the regular file at `path`, up to ``largest``; nil for anything else. Never through a
+    /// link, and never waiting: a pipe planted in the folder would block the open, and every command.
+    private static func contents(of path: String) -> [UInt8]? {
+        guard let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
+        var info = stat()
+        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= largest else { return nil }
+        return try? file.readAll()
+    }
 
     private static let prefix = "s-"
 

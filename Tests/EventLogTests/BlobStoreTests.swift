@@ -56,6 +56,20 @@ struct BlobStoreTests {
         }
     }
 
+    @Test("a pipe in place of a blob file is a damaged blob, found without waiting for a writer")
+    func pipe() throws {
+        let library = TemporaryLibrary()
+        let blobs = try library.create().blobs
+        let ref = try blobs.put(content)
+        try FileManager.default.removeItem(atPath: blobs.path(for: ref))
+        #expect(mkfifo(blobs.path(for: ref), 0o644) == 0)
+
+        #expect { try blobs.get(ref) } throws: { error in
+            guard case .blobDamaged(let damaged, _) = error as? EventLogError else { return false }
+            return damaged == ref
+        }
+    }
+
     @Test("a blob whose content does not match its hash is a typed error")
     func hashMismatch() throws {
         let library = TemporaryLibrary()

@@ -255,6 +255,17 @@ struct RecoveryTests {
         #expect(try library.read(path) == before)
     }
 
+    @Test("a pipe in place of a segment is an error at open, not a command waiting for a writer forever")
+    func pipeForSegment() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create(EventLog.Options(segmentSizeLimit: 1024))
+        try Given.appended(20, to: "s", in: log)
+        try FileManager.default.removeItem(atPath: library.segmentPath(2))
+        #expect(mkfifo(library.segmentPath(2), 0o644) == 0)
+
+        #expect(throws: EventLogError.self) { try library.open() }
+    }
+
     @Test("a missing segment is an error, not a shorter log")
     func missingSegment() throws {
         let library = TemporaryLibrary()

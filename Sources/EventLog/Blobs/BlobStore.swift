@@ -62,7 +62,7 @@ public struct BlobStore: Sendable {
             // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
             // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
             if try created ? true : shard.contents().isEmpty { try root.sync() }
-            if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
+            if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
                 // Already stored. A blob file gets its name only once its content is synced, but the process
                 // that renamed it may have been killed before it synced the shard: sync it again.
                 try shard.sync()
@@ -110,7 +110,8 @@ public struct BlobStore: Sendable {
         return bytes
     }
 
-    /// The bytes of `ref`'s file, unchecked; ``EventLogError/blobMissing(_:)`` when there is none.
+    /// The bytes of `ref`'s file, unchecked; ``EventLogError/blobMissing(_:)`` when there is none. A pipe
+    /// or a device in its place reads as nothing, which the check refuses, rather than blocking.
     private func fileBytes(_ ref: BlobRef) throws(EventLogError) -> [UInt8] {
         let file: File
         do {
@@ -119,7 +120,7 @@ public struct BlobStore: Sendable {
             if case .io(_, _, let code) = error, code == ENOENT { throw .blobMissing(ref) }
             throw error
         }
-        return try file.readAll()
+        return try file.isRegular() ? file.readAll() : []
     }
 
     /// Stores the content that a blob file's bytes (`stored`, from ``stored(_:)``) hold, once they are

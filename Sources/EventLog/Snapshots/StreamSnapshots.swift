@@ -71,9 +71,9 @@ public final class StreamSnapshots {
     /// The bytes of the regular file at `path`, up to ``largest``; nil for anything else. Never through a
     /// link, and never waiting: a pipe planted in the folder would block the open, and every command.
     private static func contents(of path: String) -> [UInt8]? {
-        guard let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK) else { return nil }
-        var info = stat()
-        guard fstat(file.descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= largest else { return nil }
+        guard let file = try? File.open(path, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK), (try? file.isRegular()) == true,
+            let size = try? file.size(), size <= largest
+        else { return nil }
         return try? file.readAll()
     }
 

@@ -39,8 +39,19 @@ final class File {
         return File(descriptor: fd, path: path)
     }
 
+    /// Opens `path` to read it. Never waits: a pipe planted in the library's place of a file would
+    /// otherwise block the open until something writes to it (`O_NONBLOCK` changes nothing else for a
+    /// regular file).
     static func openForReading(_ path: String) throws(EventLogError) -> File {
-        try open(path, flags: O_RDONLY)
+        try open(path, flags: O_RDONLY | O_NONBLOCK)
+    }
+
+    /// Whether it is a regular file, not a pipe, a device or a folder: what a file of the library must be
+    /// before it is read whole. Open such a file with `O_NONBLOCK`, so that a pipe does not block the open.
+    func isRegular() throws(EventLogError) -> Bool {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .system("stat", path: path, errno: errno) }
+        return info.st_mode & S_IFMT == S_IFREG
     }
 
     /// The file's current size in bytes.

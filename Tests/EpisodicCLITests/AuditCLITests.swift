@@ -118,4 +118,33 @@ struct AuditCLITests {
         #expect(json.status == 74)
         #expect((try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])?["clean"] as? Bool == false)
     }
+
+    @Test("log verify: a kept fold of a long stream that is not the log's is reported (exit 74, keptFoldProblems) and removed")
+    func verifyKeptFold() throws {
+        // Given a podcast described 70 times, whose stream the next command on it folds and keeps
+        let cli = try given()
+        let descriptions = (1...70).map { #"{"command":"podcast.describe","podcast":"Show","description":"Take \#($0)"}"# }
+        try cli.must("submit", input: descriptions.joined(separator: "\n") + "\n")
+        try cli.must("podcast", "describe", "Show", "Take 71")
+        let snapshots = try EventLog(at: cli.library).snapshots
+        let (stream, kept) = try #require(snapshots.all().first)
+        #expect(stream.rawValue.hasPrefix("podcast-"))
+        #expect(try cli.object("log", "verify", "--json")["keptFoldProblems"] as? [String] == [])
+
+        // When its state is changed, as only a forgery or a build whose evolve changed could
+        var forged = kept
+        forged.state = Array(String(decoding: kept.state, as: UTF8.self).replacingOccurrences(of: "\"Show\"", with: "\"Wohs\"").utf8)
+        #expect(forged.state != kept.state)
+        snapshots.keep(forged, of: stream)
+
+        // Then verify names it, exits 74, and removes it; the next verify is clean
+        let json = try cli.run("log", "verify", "--json")
+        #expect(json.status == 74)
+        let problems = (try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])?["keptFoldProblems"] as? [String]
+        #expect(problems?.count == 1 && problems?.first?.contains(stream.rawValue) == true, "\(json.out)")
+        #expect(snapshots.all().isEmpty)
+        let clean = try cli.run("log", "verify")
+        #expect(clean.status == 0, "\(clean.out)")
+        #expect(!clean.out.contains("kept folds"))
+    }
 }

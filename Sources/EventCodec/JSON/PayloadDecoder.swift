@@ -209,8 +209,10 @@ struct NodeDecoder: Decoder, SingleValueDecodingContainer {
         return value
     }
 
+    /// A number too large for a double (`1e400`) is refused, as `JSONDecoder` refuses it: read as
+    /// infinity, it could not be written again.
     func decode(_ type: Double.Type) throws -> Double {
-        guard kind == .number, let value = Self.double(document.bytes(of: node)) else { throw mismatch(Double.self) }
+        guard kind == .number, let value = Self.double(document.bytes(of: node)), value.isFinite else { throw mismatch(Double.self) }
         return value
     }
 
@@ -242,7 +244,11 @@ struct NodeDecoder: Decoder, SingleValueDecodingContainer {
     /// 1 to 1e15, each exact.
     private static let powersOfTen: [Double] = (0...15).map { exponent in (0..<exponent).reduce(1.0) { power, _ in power * 10 } }
 
-    func decode(_ type: Float.Type) throws -> Float { Float(try decode(Double.self)) }
+    func decode(_ type: Float.Type) throws -> Float {
+        let value = Float(try decode(Double.self))
+        guard value.isFinite else { throw mismatch(Float.self) }
+        return value
+    }
     func decode(_ type: Int.Type) throws -> Int { try integer(type) }
     func decode(_ type: Int8.Type) throws -> Int8 { try integer(type) }
     func decode(_ type: Int16.Type) throws -> Int16 { try integer(type) }

@@ -40,4 +40,16 @@ struct PayloadDecoderTests {
         #expect(throws: (any Error).self) { try decode(Small.self, #"{"count":300}"#) }
     }
 
+    @Test("a number too large for its type is refused, as JSONDecoder refuses it, not read as infinity")
+    func overflowingNumbers() throws {
+        struct Ratio: Decodable { let ratio: Double }
+        struct Narrow: Decodable { let ratio: Float }
+        for json in [#"{"ratio":1e400}"#, #"{"ratio":-1e400}"#, #"{"ratio":1\#(String(repeating: "0", count: 400))}"#] {
+            #expect(throws: (any Error).self, "\(json)") { try decode(Ratio.self, json) }
+            #expect(throws: (any Error).self, "\(json)") { try JSONDecoder().decode(Ratio.self, from: Data(json.utf8)) }
+        }
+        #expect(throws: (any Error).self) { try decode(Narrow.self, #"{"ratio":1e39}"#) }
+        #expect(try decode(Ratio.self, #"{"ratio":1e300}"#).ratio == 1e300)
+    }
+
 }

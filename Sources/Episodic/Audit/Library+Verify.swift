@@ -59,20 +59,14 @@ extension Library {
     }
 
     /// Folds again, from the log, each stream whose fold is kept in this build's format and stands on
-    /// an event the log holds (any other is never used), and removes the kept folds that differ.
+    /// an event the log holds (the check a command makes before it uses one: any other is never used),
+    /// and removes the kept folds that differ.
     private func checkKeptFolds() throws -> [String] {
         var problems: [String] = []
         for (stream, kept) in log.snapshots.all() where kept.format == KeptStates.format {
-            var name = stream.rawValue
-            let aggregate: AggregateKey? = name.withUTF8 { utf8 in
-                if let id = PodcastID(streamName: UnsafeRawBufferPointer(utf8)) { return .podcast(id) }
-                if let id = EpisodeID(streamName: UnsafeRawBufferPointer(utf8)) { return .episode(id) }
-                return nil
-            }
-            guard let aggregate else { continue }
             var folded = LibraryState(), stored = LibraryState()
-            guard try log.identity(at: kept.point.position) == kept.point.identity,
-                KeptStates.load(kept.state, as: aggregate, into: &stored)
+            guard let aggregate = AggregateKey(streamName: stream.rawValue), KeptStates.load(kept.state, as: aggregate, into: &stored),
+                try log.read(stream: stream, after: kept.point, { _ in })
             else { continue }
             try log.read(stream: stream) { envelope in
                 if envelope.streamVersion <= kept.point.version { folded.evolve(try DomainEvents.decode(envelope)) }

@@ -13,6 +13,18 @@ public enum AggregateKey: Hashable, Sendable {
         case .fonts: FontDecider.streamName
         }
     }
+
+    /// The aggregate whose stream is named `streamName`; nil for a name no aggregate has.
+    public init?(streamName: String) {
+        var name = streamName
+        let found: AggregateKey? = name.withUTF8 { utf8 in
+            if let id = PodcastID(streamName: UnsafeRawBufferPointer(utf8)) { return .podcast(id) }
+            if let id = EpisodeID(streamName: UnsafeRawBufferPointer(utf8)) { return .episode(id) }
+            return streamName == FontDecider.streamName ? .fonts : nil
+        }
+        guard let found else { return nil }
+        self = found
+    }
 }
 
 extension DomainEvent {

@@ -27,6 +27,16 @@ struct LibraryStateTests {
         }
     }
 
+    @Test("a stream's name gives back its aggregate; a name no aggregate has gives none")
+    func aggregateByStreamName() {
+        for key in [AggregateKey.podcast(CommandPool.podcasts[0]), .episode(CommandPool.episodes[0]), .fonts] {
+            #expect(AggregateKey(streamName: key.streamName) == key)
+        }
+        for name in ["s", "podcast-", "episode-not-a-uuid", "podcast-" + CommandPool.episodes[0].description + "x"] {
+            #expect(AggregateKey(streamName: name) == nil, "\(name)")
+        }
+    }
+
     @Test("font events go to the fonts, and loading a stream gives the same state as evolving it")
     func fontsAndLoading() throws {
         let font = BlobRef(sha256: String(repeating: "ab", count: 32), byteCount: 10)!

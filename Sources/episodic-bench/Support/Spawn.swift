@@ -8,7 +8,7 @@ enum Spawn {
     static func episodic() throws -> String {
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("episodic").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchFailure("\(binary) is missing; build it first (`swift build -c release --static-swift-stdlib`).")
+            throw BenchFailure("\(binary) is missing; build it first (`tools/build-release episodic episodic-bench`).")
         }
         return binary
     }

@@ -92,6 +92,75 @@ struct SegmentAndCompactionTests {
         #expect(Set(log.readFiles.keys) == Set(log.segments[2...].map(\.number)))
     }
 
+    @Test("a segment's name is eight digits and .seg, nothing else: a sign or a space before a number is not one")
+    func segmentNames() {
+        #expect(Segment.number(inName: "00000012.seg") == 12)
+        for name in ["+0000001.seg", "-0000001.seg", " 0000001.seg", "0000001a.seg", "0000001.seg", "00000001.seg.compacting"] {
+            #expect(Segment.number(inName: name) == nil, "\(name)")
+        }
+    }
+
+    @Test("listing the log again reads no header of a segment whose name still names the file it holds open")
+    func listingKeepsHeldSegments() throws {
+        let (library, _) = try smallSegments()
+        let reader = try library.open()
+        #expect(reader.segments[1].header.generation == 0)
+
+        // Changed in place (nothing of ours does that), the name still names the file the reader holds.
+        try library.flipBit(in: library.segmentPath(2), at: 32)
+        try reader.refresh()
+
+        #expect(reader.segments[1].header.generation == 0)
+        #expect(try library.open().segments[1].header.generation == 16)
+    }
+
+    @Test("a segment file put in place since the log listed it is read again: another process's compaction, a rename")
+    func listingRereadsReplacedSegments() throws {
+        let (library, writer) = try smallSegments(commits: 60)
+        let reader = try library.open()
+        let before = try reader.events()
+
+        try writer.write { _ = try $0.compact() }
+        try reader.refresh()
+
+        #expect(reader.segments.dropLast().allSatisfy { $0.header.generation == 1 })
+        #expect(try reader.events() == before)
+
+        let path = library.segmentPath(2)
+        var bytes = try library.read(path)
+        bytes[32] ^= 0x10
+        try library.write(bytes, to: path + ".new")
+        #expect(rename(path + ".new", path) == 0)
+        try reader.refresh()
+
+        #expect(reader.segments[1].header.generation == 17)
+        #expect(try reader.events() == before)
+    }
+
+    @Test("a log of more segments than a process should hold open reads every header at every listing")
+    func longLogsHoldNoSegments() throws {
+        let library = TemporaryLibrary()
+        let log = try library.create(EventLog.Options(segmentSizeLimit: 1024, automaticCompaction: nil))
+        try log.write { writer in
+            var i = 0
+            while log.segments.count <= ListedSegment.heldLimit + 1 {
+                i += 1
+                try writer.append(Given.commit(Given.event("episode-1", "Retitled", #"{"title":"Episode \#(i) of the show","i":\#(i)}"#)))
+            }
+        }
+        let reader = try library.open()
+        #expect(reader.segments.count > ListedSegment.heldLimit)
+        #expect(reader.listed.isEmpty)
+
+        try library.flipBit(in: library.segmentPath(2), at: 32)
+        try reader.refresh()
+        #expect(reader.segments[1].header.generation == 16)
+
+        let (shortLibrary, _) = try smallSegments()
+        let shortReader = try shortLibrary.open()
+        #expect(shortReader.listed.count == shortReader.segments.count)
+    }
+
     @Test("a crash during compaction leaves the old segment in place and a leftover that the next writer removes")
     func interruptedCompaction() throws {
         let (library, log) = try smallSegments()

@@ -61,6 +61,9 @@ public final class EventLog {
     /// The buffers of recovery, verification and compaction, which call no user code in between.
     let maintenance = FrameReader(readAhead: FrameReader.scanReadAhead)
     var readFiles: [UInt32: File] = [:]
+    /// The segments as the last listing read them, so that the listing under the writer lock, just
+    /// after the one made at open, reads no header again (see ``ListedSegment``).
+    var listed: [UInt32: ListedSegment] = [:]
 
     /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
     /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).

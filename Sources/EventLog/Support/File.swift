@@ -49,16 +49,25 @@ final class File {
     /// Whether it is a regular file, not a pipe, a device or a folder: what a file of the library must be
     /// before it is read whole. Open such a file with `O_NONBLOCK`, so that a pipe does not block the open.
     func isRegular() throws(EventLogError) -> Bool {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .system("stat", path: path, errno: errno) }
-        return info.st_mode & S_IFMT == S_IFREG
+        try status().st_mode & S_IFMT == S_IFREG
     }
 
     /// The file's current size in bytes.
     func size() throws(EventLogError) -> UInt64 {
+        UInt64(try status().st_size)
+    }
+
+    /// The file's current size in bytes, and its inode number, which a folder's listing gives too: while
+    /// this descriptor is open, no other file can have that number.
+    func sizeAndInode() throws(EventLogError) -> (size: UInt64, inode: UInt64) {
+        let info = try status()
+        return (UInt64(info.st_size), UInt64(info.st_ino))
+    }
+
+    private func status() throws(EventLogError) -> stat {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw .system("stat", path: path, errno: errno) }
-        return UInt64(info.st_size)
+        return info
     }
 
     /// Reads up to `count` bytes at `offset` into `buffer` starting at `start`; fewer only at the end of the file.
@@ -164,20 +173,29 @@ enum FileSystem {
     }
 
     static func contents(of directory: String) throws(EventLogError) -> [String] {
+        try entries(of: directory).map(\.name)
+    }
+
+    /// The names `directory` holds, `.` and `..` left out, each with the inode number its entry names.
+    static func entries(of directory: String) throws(EventLogError) -> [(name: String, inode: UInt64)] {
         guard let dir = opendir(directory) else { throw .system("list", path: directory, errno: errno) }
         defer { closedir(dir) }
-        return names(in: dir)
+        return entries(in: dir)
     }
 
     /// The names an open folder holds, `.` and `..` left out.
     static func names(in dir: OpaquePointer) -> [String] {
-        var names: [String] = []
+        entries(in: dir).map(\.name)
+    }
+
+    private static func entries(in dir: OpaquePointer) -> [(name: String, inode: UInt64)] {
+        var entries: [(name: String, inode: UInt64)] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append((name, UInt64(entry.pointee.d_ino))) }
         }
-        return names
+        return entries
     }
 }

@@ -221,7 +221,7 @@ extension EventLog {
     /// moment, and a reader goes on reading the files it listed, whose sizes and frames it knows.
     /// Every segment's file stays open in ``listed`` (up to ``ListedSegment/heldLimit`` of them), so that
     /// the next listing, the writer's under the lock just after the one made at open, reads only the
-    /// folder and each file's size: 51 segments of a million-event log, 170 system calls of a retitle.
+    /// folder and each file's size.
     private func listSegments() throws(EventLogError)
         -> (segments: [Segment], pinned: [UInt32: File], tornLastSegment: (number: UInt32, name: String, size: UInt64)?)
     {

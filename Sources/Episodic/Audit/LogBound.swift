@@ -12,7 +12,7 @@ public enum LogBound: Hashable, Sendable, CustomStringConvertible {
     /// today's included) and `2 days ago` (seconds to weeks; `an hour ago`) are read as people mean them,
     /// days starting at midnight in `timeZone`, counted back from `now`.
     public init?(_ text: String, now: Timestamp, timeZone: TimeZone) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(text.trimmingSpaces)
         if let position = UInt64(trimmed) {
             self = .position(LogPosition(position))
         } else if let time = Self.time(trimmed) ?? NaturalTime(trimmed, now: now, timeZone: timeZone)?.time {

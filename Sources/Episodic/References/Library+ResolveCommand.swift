@@ -11,7 +11,7 @@ extension Library {
         case .id(let id): return id
         case .text(let given): text = given
         }
-        if let id = CommandID(text.trimmingCharacters(in: .whitespaces)) {
+        if let id = CommandID(String(text.trimmingSpaces)) {
             guard try newestFirst(until: { $0.id == id }) != nil else { throw LibraryError.commandNotFound(text) }
             return id
         }

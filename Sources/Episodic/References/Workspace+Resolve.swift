@@ -12,7 +12,7 @@ extension Workspace {
         case .id(let id): return id
         case .text(let given): text = given
         }
-        if let id = PodcastID(text.trimmingCharacters(in: .whitespaces)) { return id }
+        if let id = PodcastID(String(text.trimmingSpaces)) { return id }
         if let named = try podcast(named: text) { return named }
         let matches = try entities(withIDPrefix: text).filter { if case .podcast = $0 { true } else { false } }
         let match = try only(matches, answering: text) {
@@ -29,7 +29,7 @@ extension Workspace {
         case .id(let id): return id
         case .text(let given): text = given
         }
-        if let id = EpisodeID(text.trimmingCharacters(in: .whitespaces)) { return id }
+        if let id = EpisodeID(String(text.trimmingSpaces)) { return id }
         if let numbered = try episode(numbered: text) { return numbered }
         let matches = try entities(withIDPrefix: text).filter { if case .episode = $0 { true } else { false } }
         return EpisodeID(rawValue: try only(matches, answering: text) { LibraryError.episodeNotFound(text) }.uuid)
@@ -38,7 +38,7 @@ extension Workspace {
     /// What `text` names when a command takes either kind: an id (deleted ones too), a podcast's name,
     /// `<podcast>/<number>`, or a prefix of exactly one id of either kind.
     func resolveEntity(_ text: String) throws -> EntityID {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(text.trimmingSpaces)
         if let id = PodcastID(trimmed) {
             if case .initial = try podcast(id) { return .episode(EpisodeID(rawValue: id.rawValue)) }
             return .podcast(id)
@@ -123,7 +123,7 @@ struct IDPrefix {
     let text: String
 
     init?(_ given: String) {
-        let text = given.trimmingCharacters(in: .whitespaces).lowercased()
+        let text = given.trimmingSpaces.lowercased()
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0.isHexDigitLowercase }) else { return nil }
         self.text = text
     }

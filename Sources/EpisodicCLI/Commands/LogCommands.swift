@@ -104,7 +104,7 @@ struct LogCommands: ParsableCommand {
         /// error that gives the range; anything else is taken for a time that could not be read.
         static func bound(_ text: String, session: Session) throws -> LogBound {
             if let bound = LogBound(text, now: session.now, timeZone: session.times.zone) { return bound }
-            if Double(text.trimmingCharacters(in: .whitespaces)) != nil {
+            if Double(text.trimmingSpaces) != nil {
                 throw ValidationError("\"\(text)\" is not a log position: give a whole number from 0 to \(UInt64.max), "
                     + "or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, monday, 2 days ago).")
             }

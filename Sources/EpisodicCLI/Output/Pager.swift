@@ -14,7 +14,7 @@ final class Pager {
         let environment = ProcessInfo.processInfo.environment
         let command: String
         if let pager = environment["PAGER"] {
-            guard !pager.trimmingCharacters(in: .whitespaces).isEmpty, pager != "cat" else { return nil }
+            guard !pager.trimmingSpaces.isEmpty, pager != "cat" else { return nil }
             command = pager
         } else {
             command = "less +G"

@@ -15,6 +15,6 @@ struct VersionReport {
             return FileManager.default.fileExists(atPath: libraryPath)
                 ? "not a library: no FORMAT file" : "none yet: `episodic init` creates it"
         }
-        return format.trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(format.trimmingWhitespace)
     }
 }

@@ -104,7 +104,7 @@ struct LibraryLayout {
         let text = String(decoding: bytes, as: UTF8.self)
         let prefix = "episodic library format "
         guard bytes.count <= 64, text.hasPrefix(prefix),
-            let version = UInt32(text.dropFirst(prefix.count).trimmingCharacters(in: .whitespacesAndNewlines)), version >= 1
+            let version = UInt32(text.dropFirst(prefix.count).trimmingWhitespace), version >= 1
         else { throw .damagedLog(segment: "FORMAT", offset: 0, reason: "not an Episodic FORMAT file") }
         return version
     }

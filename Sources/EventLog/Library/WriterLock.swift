@@ -35,7 +35,7 @@ final class WriterLock {
                 }
                 let waited = clock.now - start
                 guard waited < timeout else {
-                    let holder = (try? file.readAll()).flatMap { Int32(String(decoding: $0, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) }
+                    let holder = (try? file.readAll()).flatMap { Int32(String(decoding: $0, as: UTF8.self).trimmingWhitespace) }
                     throw .locked(library: library, pid: holder, waitedSeconds: waited.seconds)
                 }
                 let nanoseconds = min(pause, timeout - waited).components.attoseconds / 1_000_000_000

@@ -85,7 +85,7 @@ public enum PostgresSchema {
             if code.isEmpty && current.isEmpty { continue }
             current.append(line)
             if code.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
-            if !inBody, code.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+            if !inBody, code.trimmingSpaces.hasSuffix(";") {
                 statements.append(current.joined(separator: "\n"))
                 current = []
             }

@@ -7,8 +7,9 @@ public protocol EventPayload: Hashable, Sendable, Codable {
     static var type: String { get }
     /// The version of this payload's shape. A new shape is a new version plus an upcaster (see ``Upcasting``).
     static var schemaVersion: Int { get }
-    /// The name of the stream in the log: `podcast-<uuid>` or `episode-<uuid>`.
-    var stream: String { get }
+    /// The aggregate whose stream holds the event. A requirement, not a cast to the protocols below:
+    /// the first cast of each payload type scans every protocol conformance in the program.
+    var aggregate: AggregateKey { get }
     /// Blobs the payload refers to, listed in the log's envelope so that verification can check them.
     var blobs: [BlobRef] { get }
 }
@@ -20,6 +21,8 @@ extension EventPayload {
     public static var type: String { _typeName(Self.self, qualified: false) }
     public static var schemaVersion: Int { 1 }
     public var blobs: [BlobRef] { [] }
+    /// The name of the stream in the log: `podcast-<uuid>`, `episode-<uuid>` or `fonts`.
+    public var stream: String { aggregate.streamName }
 }
 
 /// A payload of the podcast stream.
@@ -28,7 +31,7 @@ public protocol PodcastEventPayload: EventPayload {
 }
 
 extension PodcastEventPayload {
-    public var stream: String { podcastID.streamName }
+    public var aggregate: AggregateKey { .podcast(podcastID) }
 }
 
 /// A payload of an episode stream.
@@ -37,7 +40,7 @@ public protocol EpisodeEventPayload: EventPayload {
 }
 
 extension EpisodeEventPayload {
-    public var stream: String { episodeID.streamName }
+    public var aggregate: AggregateKey { .episode(episodeID) }
 }
 
 extension ImageRef {

@@ -29,14 +29,7 @@ public enum AggregateKey: Hashable, Sendable {
 
 extension DomainEvent {
     /// The aggregate whose stream holds this event.
-    public var aggregate: AggregateKey {
-        switch payload {
-        case let payload as any PodcastEventPayload: .podcast(payload.podcastID)
-        case let payload as any EpisodeEventPayload: .episode(payload.episodeID)
-        case is any FontEventPayload: .fonts
-        default: preconditionFailure("\(type) belongs to no stream")
-        }
-    }
+    public var aggregate: AggregateKey { payload.aggregate }
 }
 
 /// Every aggregate of a library folded: the one place that routes an event to its decider's `evolve`.

@@ -9,7 +9,7 @@ public protocol FontEventPayload: EventPayload {
 }
 
 extension FontEventPayload {
-    public var stream: String { FontDecider.streamName }
+    public var aggregate: AggregateKey { .fonts }
 }
 
 /// A font file was imported under a name thumbnail settings can use.

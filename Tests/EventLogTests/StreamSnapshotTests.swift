@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -123,5 +124,39 @@ struct StreamSnapshotTests {
         // Kept again, the fold replaces what was there.
         log.snapshots.keep(kept, of: "s")
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
+    }
+
+    /// The header as the builds before this one wrote it, with Foundation's `JSONEncoder`.
+    struct EncodedHeader: Codable {
+        var position: UInt64
+        var version: Int
+        var identity: String
+        var format: String
+        var sha256: String
+    }
+
+    @Test("a kept fold's header is the JSON object earlier builds wrote; members in another order, or unknown, read as well")
+    func headerAsBefore() throws {
+        let (_, _, kept) = try threeEvents()
+        let header = EncodedHeader(
+            position: kept.point.position.rawValue, version: kept.point.version, identity: kept.point.identity.rawValue,
+            format: kept.format, sha256: SHA256.hash(data: kept.state).lowercaseHex)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let before = Array(try encoder.encode(header))
+        #expect(StreamSnapshots.encode(kept) == before + [0x0A] + kept.state)
+
+        let reordered = #"{ "sha256": "\#(header.sha256)", "version": \#(header.version), "note": [1, {"a": null}], "#
+            + #""identity": "\#(header.identity)", "position": \#(header.position), "format": "f\u002d1" }"#
+        #expect(StreamSnapshots.decode(Array(reordered.utf8) + [0x0A] + kept.state) == kept)
+
+        // A member missing, or of another kind, or anything after the object: no snapshot.
+        for broken in [
+            #"{"format":"f-1","identity":"\#(header.identity)","position":\#(header.position),"sha256":"\#(header.sha256)"}"#,
+            #"{"format":"f-1","identity":"\#(header.identity)","position":"\#(header.position)","sha256":"\#(header.sha256)","version":1}"#,
+            String(decoding: before, as: UTF8.self) + " {}",
+        ] {
+            #expect(StreamSnapshots.decode(Array(broken.utf8) + [0x0A] + kept.state) == nil, "\(broken)")
+        }
     }
 }

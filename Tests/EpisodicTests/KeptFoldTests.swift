@@ -43,8 +43,8 @@ struct KeptFoldTests {
         let (studio, id, stream) = try longPodcast()
         try studio.createEpisode(in: id, "One")
 
-        // Then the fold was kept by the first load that folded 64 events (the 63rd description's), as
-        // the stream stood then
+        // Then the fold was kept each time a load had folded 16 events, last at version 64 (the 63rd
+        // description's), as the stream stood then: the load of the episode's creation folded 7 more
         let kept = try #require(try kept(studio, stream))
         #expect(kept.point.version == 64)
         var state = LibraryState()

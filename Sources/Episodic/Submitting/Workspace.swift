@@ -133,7 +133,7 @@ final class Workspace {
     }
 
     /// How many events a load folds before it keeps its fold.
-    static let keptFoldInterval = 64
+    static let keptFoldInterval = 16
 
     /// Folds accepted events into the states they belong to. Returns the versions of the streams they
     /// touch as they were before them: what their commit expects.

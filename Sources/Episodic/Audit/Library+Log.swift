@@ -101,19 +101,19 @@ struct EpisodePodcasts {
         default:
             break
         }
-        switch event.payload {
-        case let payload as any PodcastEventPayload:
-            return payload.podcastID
-        case let payload as any EpisodeEventPayload:
-            if let podcast = known[payload.episodeID] { return podcast }
+        switch event.aggregate {
+        case .podcast(let id):
+            return id
+        case .episode(let id):
+            if let podcast = known[id] { return podcast }
             var podcast: PodcastID?
-            try log.read(stream: StreamID(domain: payload.episodeID.streamName)) { envelope in
+            try log.read(stream: StreamID(domain: id.streamName)) { envelope in
                 guard podcast == nil, case .episodeCreated(let e) = try DomainEvents.decode(envelope) else { return }
                 podcast = e.podcastID
             }
-            known[payload.episodeID] = podcast
+            known[id] = podcast
             return podcast
-        default:
+        case .fonts:
             return nil
         }
     }

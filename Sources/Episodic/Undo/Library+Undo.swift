@@ -182,11 +182,10 @@ extension Library {
         if !conflicts.isEmpty && !force { throw UndoError.conflicts(id, conflicts) }
         guard !kept.isEmpty else { throw UndoError.allChangedSince(id) }
         let events = kept.reversed().flatMap { event, before -> [DomainEvent] in
-            switch event.payload {
-            case is any PodcastEventPayload: Inverses.of(event, before: PodcastDecider.fold(before))
-            case is any EpisodeEventPayload: Inverses.of(event, before: EpisodeDecider.fold(before))
-            case is any FontEventPayload: Inverses.of(event, before: FontDecider.fold(before))
-            default: []
+            switch event.aggregate {
+            case .podcast: Inverses.of(event, before: PodcastDecider.fold(before))
+            case .episode: Inverses.of(event, before: EpisodeDecider.fold(before))
+            case .fonts: Inverses.of(event, before: FontDecider.fold(before))
             }
         }
         let described: HistoryEntry

@@ -7,16 +7,16 @@ extension Workspace {
     func checkRules(after events: [DomainEvent]) throws {
         let names = try podcastNames()
         for event in events {
-            switch event.payload {
-            case let payload as any PodcastEventPayload:
-                guard let podcast = try podcast(payload.podcastID).live else { continue }
+            switch event.aggregate {
+            case .podcast(let id):
+                guard let podcast = try podcast(id).live else { continue }
                 let key = Rules.nameKey(podcast.name)
                 if let other = names.first(where: { $0.key != podcast.id && Rules.nameKey($0.value) == key }) {
                     throw UndoError.breaksRule(
                         "podcast \(other.key) is now named \"\(other.value)\". Rename one of them first.")
                 }
-            case let payload as any EpisodeEventPayload:
-                guard let episode = try episode(payload.episodeID).live else { continue }
+            case .episode(let id):
+                guard let episode = try episode(id).live else { continue }
                 guard try podcast(episode.podcastID).live != nil else {
                     throw UndoError.breaksRule(
                         "episode \(episode.id) would come back in podcast \(episode.podcastID), which is deleted. "
@@ -27,7 +27,7 @@ extension Workspace {
                     throw UndoError.breaksRule(
                         "number \(episode.number) is now taken by episode \(other). Renumber one of them first.")
                 }
-            default:
+            case .fonts:
                 break
             }
         }

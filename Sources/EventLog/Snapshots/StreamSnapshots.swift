@@ -82,68 +82,8 @@ public final class StreamSnapshots {
     /// A stream id is a file name (no `/`), once prefixed so that none starts with a dot (`..` is an id).
     static func fileName(of stream: StreamID) -> String { prefix + stream.rawValue }
 
-    /// The header line: a JSON object of the point, the format and the state's SHA-256, keys sorted,
-    /// read and written with ``JSONText``: Foundation's `JSONDecoder` cost each command a third of a
-    /// millisecond on its first use, more than the rest of reading the fold.
-    private struct Header {
-        var position: UInt64
-        var version: Int
-        var identity: String
-        var format: String
-        var sha256: String
-
-        var bytes: [UInt8] {
-            var out = Array(#"{"format":"#.utf8)
-            JSONText.appendString(format, to: &out)
-            out += Array(#","identity":"#.utf8)
-            JSONText.appendString(identity, to: &out)
-            out += Array(#","position":\#(position),"sha256":"#.utf8)
-            JSONText.appendString(sha256, to: &out)
-            out += Array(#","version":\#(version)}"#.utf8)
-            return out
-        }
-
-        /// The header `line` holds, its members in any order, others passed over; nil when a member is
-        /// missing or of another kind, or the line is anything but one JSON object.
-        init?(_ line: UnsafeRawBufferPointer) {
-            var text = JSONText(line)
-            var position: Int64?, version: Int64?, identity: String?, format: String?, sha256: String?
-            guard text.consume(UInt8(ascii: "{")) else { return nil }
-            if !text.consume(UInt8(ascii: "}")) {
-                repeat {
-                    guard let key = Self.string(&text, in: line), text.consume(UInt8(ascii: ":")) else { return nil }
-                    switch key {
-                    case "position": position = text.integer()
-                    case "version": version = text.integer()
-                    case "identity": identity = Self.string(&text, in: line)
-                    case "format": format = Self.string(&text, in: line)
-                    case "sha256": sha256 = Self.string(&text, in: line)
-                    default: guard text.skipValue() else { return nil }
-                    }
-                } while text.consume(UInt8(ascii: ","))
-                guard text.consume(UInt8(ascii: "}")) else { return nil }
-            }
-            text.skipWhitespace()
-            guard text.atEnd, let position, let version, let identity, let format, let sha256 else { return nil }
-            self.init(position: UInt64(position), version: Int(version), identity: identity, format: format, sha256: sha256)
-        }
-
-        init(position: UInt64, version: Int, identity: String, format: String, sha256: String) {
-            self.position = position
-            self.version = version
-            self.identity = identity
-            self.format = format
-            self.sha256 = sha256
-        }
-
-        private static func string(_ text: inout JSONText, in line: UnsafeRawBufferPointer) -> String? {
-            guard let (range, escaped) = text.string() else { return nil }
-            return JSONText.decodeString(UnsafeRawBufferPointer(rebasing: line[range]), escaped: escaped)
-        }
-    }
-
     static func encode(_ snapshot: StreamSnapshot) -> [UInt8] {
-        let header = Header(
+        let header = SnapshotHeader(
             position: snapshot.point.position.rawValue, version: snapshot.point.version, identity: snapshot.point.identity.rawValue,
             format: snapshot.format, sha256: SHA256.hash(data: snapshot.state).lowercaseHex)
         return header.bytes + [0x0A] + snapshot.state
@@ -152,7 +92,7 @@ public final class StreamSnapshots {
     /// The snapshot `bytes` hold; nil for anything that is not one whole.
     static func decode(_ bytes: [UInt8]) -> StreamSnapshot? {
         guard let newline = bytes.firstIndex(of: 0x0A),
-            let header = bytes.withUnsafeBytes({ Header(UnsafeRawBufferPointer(rebasing: $0[..<newline])) }),
+            let header = bytes.withUnsafeBytes({ SnapshotHeader(UnsafeRawBufferPointer(rebasing: $0[..<newline])) }),
             let identity = EventIdentity(rawValue: header.identity), header.version > 0, header.position > 0
         else { return nil }
         let state = Array(bytes[(newline + 1)...])
@@ -160,5 +100,59 @@ public final class StreamSnapshots {
         return StreamSnapshot(
             point: StreamPoint(position: LogPosition(header.position), version: header.version, identity: identity),
             format: header.format, state: state)
+    }
+}
+
+/// A kept fold's header line: a JSON object of the point, the format and the state's SHA-256, keys
+/// sorted, read and written with ``JSONText``: Foundation's `JSONDecoder` cost each command a third of a
+/// millisecond on its first use, more than the rest of reading the fold.
+private struct SnapshotHeader {
+    var position: UInt64
+    var version: Int
+    var identity: String
+    var format: String
+    var sha256: String
+
+    var bytes: [UInt8] {
+        var out = Array(#"{"format":"#.utf8)
+        JSONText.appendString(format, to: &out)
+        out += Array(#","identity":"#.utf8)
+        JSONText.appendString(identity, to: &out)
+        out += Array(#","position":\#(position),"sha256":"#.utf8)
+        JSONText.appendString(sha256, to: &out)
+        out += Array(#","version":\#(version)}"#.utf8)
+        return out
+    }
+}
+
+extension SnapshotHeader {
+    /// The header `line` holds, its members in any order, others passed over; nil when a member is
+    /// missing or of another kind, or the line is anything but one JSON object.
+    init?(_ line: UnsafeRawBufferPointer) {
+        var text = JSONText(line)
+        var position: Int64?, version: Int64?, identity: String?, format: String?, sha256: String?
+        guard text.consume(UInt8(ascii: "{")) else { return nil }
+        if !text.consume(UInt8(ascii: "}")) {
+            repeat {
+                guard let key = Self.string(&text, in: line), text.consume(UInt8(ascii: ":")) else { return nil }
+                switch key {
+                case "position": position = text.integer()
+                case "version": version = text.integer()
+                case "identity": identity = Self.string(&text, in: line)
+                case "format": format = Self.string(&text, in: line)
+                case "sha256": sha256 = Self.string(&text, in: line)
+                default: guard text.skipValue() else { return nil }
+                }
+            } while text.consume(UInt8(ascii: ","))
+            guard text.consume(UInt8(ascii: "}")) else { return nil }
+        }
+        text.skipWhitespace()
+        guard text.atEnd, let position, let version, let identity, let format, let sha256 else { return nil }
+        self.init(position: UInt64(position), version: Int(version), identity: identity, format: format, sha256: sha256)
+    }
+
+    private static func string(_ text: inout JSONText, in line: UnsafeRawBufferPointer) -> String? {
+        guard let (range, escaped) = text.string() else { return nil }
+        return JSONText.decodeString(UnsafeRawBufferPointer(rebasing: line[range]), escaped: escaped)
     }
 }

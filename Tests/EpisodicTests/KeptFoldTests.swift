@@ -61,6 +61,19 @@ struct KeptFoldTests {
         #expect(try studio.must(Submission(.podcast(.id(id), .describe("Take 70"))))[0].positions == nil)
     }
 
+    @Test("a fold is kept once a load has folded 16 events, and not before")
+    func keptEvery16() throws {
+        let studio = try Studio()
+        let id = try studio.createPodcast("Short Stream")
+        let stream = StreamID(domain: id.streamName)
+        // The 14th description's load folds 14 events (the creation and 13 descriptions): none kept.
+        for take in 1...14 { try studio.must(Submission(.podcast(.id(id), .describe("Take \(take)")))) }
+        #expect(try kept(studio, stream) == nil)
+        // The 16th's load folds 16.
+        for take in 15...16 { try studio.must(Submission(.podcast(.id(id), .describe("Take \(take)")))) }
+        #expect(try kept(studio, stream)?.point.version == 16)
+    }
+
     @Test("a kept fold goes on with the events after it, and is kept again once it is behind by as many")
     func keptAgain() throws {
         let (studio, id, stream) = try longPodcast()

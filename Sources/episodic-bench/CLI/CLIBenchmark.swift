@@ -45,8 +45,13 @@ struct CLIBenchmark: ParsableCommand {
         let report = Report(jsonOutput: json)
         report.folder(folder.root, kept: keep)
 
+        // The timed commands write to copies: the generated libraries stay as generated, for the next
+        // run with --keep to reuse, and every run measures the same libraries.
         let small = try CLITarget.prepare(events: smallEvents, at: folder.root + "/cli-small", label: "small library", report: report)
+            .workingCopy(at: folder.root + "/cli-small.run")
         let large = try CLITarget.prepare(events: events, at: folder.root + "/cli-large", label: "large library", report: report)
+            .workingCopy(at: folder.root + "/cli-large.run")
+        defer { for target in [small, large] { try? FileManager.default.removeItem(atPath: target.path) } }
 
         // Each round also runs `episodic --help`, which opens no library: the floor of any command
         // (the process's start and exit), measured in the same run; and an episode's creation in the
@@ -129,6 +134,14 @@ struct CLITarget {
     /// The same episode in a copy of this library at `path` (a clone of it).
     func copy(at path: String) -> CLITarget {
         CLITarget(path: path, events: events, podcast: podcast, podcastEvents: podcastEvents, episode: episode)
+    }
+
+    /// The same episode in a fresh copy of this library's folder at `path`, whatever was there before
+    /// removed: timed commands change the copy, never the generated library.
+    func workingCopy(at path: String) throws -> CLITarget {
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: self.path, toPath: path)
+        return copy(at: path)
     }
 
     /// Runs `episodic episode retitle` once; returns its wall time in seconds.

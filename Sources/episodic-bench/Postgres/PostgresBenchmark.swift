@@ -171,7 +171,8 @@ struct PostgresBenchmark: ParsableCommand {
             "clone", "\(cloneSeconds.grouped(decimals: 2)) s for the whole clone of \(own.events.grouped()) events: "
                 + "the log, then every read model built (target < 10 s)")
         report.value("cloneSeconds", cloneSeconds)
-        return (own, own.copy(at: clonePath))
+        // Timed commands write to a copy, so that a later run with --keep finds the generated library as it was.
+        return (try own.workingCopy(at: folder.root + "/local.run"), own.copy(at: clonePath))
     }
 
     // MARK: One CLI command

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The append-only event log of one library, with its stream index and blob store.
 ///
@@ -87,6 +88,20 @@ public final class EventLog {
         case discard
     }
 
+    /// The hold of the writer lock this instance has under way (``write(acknowledgedThrough:_:)``,
+    /// ``withWriterLock(_:)``, ``discardDamagedTail()``): a number no other hold in this process has had;
+    /// nil while it holds none. Only the holder of the lock changes the library, so what was read or
+    /// written under a hold stays true until the hold ends.
+    public private(set) var writerLockHold: Int?
+    private static let writerLockHolds = Atomic<Int>(0)
+
+    /// Takes the writer lock for one hold (see ``writerLockHold``), released when the lock is.
+    private func holdWriterLock(recordingPid: Bool = true) throws(EventLogError) -> WriterLock {
+        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout, recordingPid: recordingPid)
+        writerLockHold = Self.writerLockHolds.add(1, ordering: .relaxed).newValue
+        return lock
+    }
+
     // Writer state, valid only inside `write`.
     var isWriting = false
     var appendFile: (segment: UInt32, file: File)?
@@ -151,10 +166,11 @@ public final class EventLog {
         acknowledgedThrough witness: (() -> LogPosition)? = nil, _ body: (LogWriter) throws -> Result
     ) throws -> Result {
         precondition(!isWriting, "EventLog.write is not reentrant")
-        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
+        let lock = try holdWriterLock()
         isWriting = true
         acknowledgedTail = .refuse(witness: witness)
         defer {
+            writerLockHold = nil
             staging?.finish()
             staging = nil
             isWriting = false
@@ -187,10 +203,11 @@ public final class EventLog {
     /// the log ends cleanly).
     public func discardDamagedTail() throws -> [RecoveryReport] {
         precondition(!isWriting, "EventLog.discardDamagedTail cannot be used inside EventLog.write")
-        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout)
+        let lock = try holdWriterLock()
         isWriting = true
         acknowledgedTail = .discard
         defer {
+            writerLockHold = nil
             isWriting = false
             acknowledgedTail = .refuse(witness: nil)
             withExtendedLifetime(lock) {}
@@ -208,8 +225,11 @@ public final class EventLog {
     @discardableResult
     public func withWriterLock<Result>(_ body: () throws -> Result) throws -> Result {
         precondition(!isWriting, "EventLog.withWriterLock cannot be used inside EventLog.write")
-        let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout, recordingPid: false)
-        defer { withExtendedLifetime(lock) {} }
+        let lock = try holdWriterLock(recordingPid: false)
+        defer {
+            writerLockHold = nil
+            withExtendedLifetime(lock) {}
+        }
         _ = try synchronize(repair: false)
         return try body()
     }

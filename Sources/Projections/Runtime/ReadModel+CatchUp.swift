@@ -8,19 +8,26 @@ extension ReadModel {
     /// The share of a run's replay time spent reading and folding its events, before its rows are written.
     static let foldShare = 2.0 / 3.0
 
-    /// Brings every projector of `database` from its checkpoint to `end` (the log's head when nil);
-    /// returns how many events were applied. Each transaction also records the identity of the event
-    /// its checkpoint moves to. Progress is told after each round of reading (at most `batchSize` events
-    /// on each core); a transaction holds the rows of about `entitiesPerTransaction` entities at most.
-    /// `stored` is the checkpoints as the caller just read them under the writer lock; nil reads them.
+    /// What a catch-up did: how many events it applied, and each projector's checkpoint afterwards.
+    struct CaughtUp {
+        var applied: UInt64
+        var checkpoints: [String: Checkpoints.Row]
+    }
+
+    /// Brings every projector of `database` from its checkpoint to `end` (the log's head when nil).
+    /// Each transaction also records the identity of the event its checkpoint moves to. Progress is told
+    /// after each round of reading (at most `batchSize` events on each core); a transaction holds the
+    /// rows of about `entitiesPerTransaction` entities at most. `stored` is the checkpoints as the
+    /// caller knows them under the writer lock; nil reads them.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil,
         stored: [String: Checkpoints.Row]? = nil, batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction,
         progress: ((RebuildProgress) -> Void)?
-    ) throws -> UInt64 {
+    ) throws -> CaughtUp {
         let head = min(end ?? log.head, log.head)
         let stored = try stored ?? database.read(Checkpoints.all)
+        var reached = stored
         // Projectors at the same checkpoint share one fold.
         let groups = Dictionary(grouping: projectors.filter { stored[$0.name] != nil }) { stored[$0.name]!.checkpoint }
         var applied: UInt64 = 0
@@ -52,12 +59,16 @@ extension ReadModel {
                     for prepared in writes { try prepared.write(db) }
                     try Checkpoints.advance(group.map(\.name), to: plan.end.rawValue, identity: identity, in: db)
                 }
+                for projector in group {
+                    reached[projector.name]?.checkpoint = plan.end.rawValue
+                    reached[projector.name]?.identity = identity
+                }
                 position = plan.end
                 tell(Double(applied + position.rawValue - checkpoint))
             }
             applied += head.rawValue - checkpoint
         }
-        return applied
+        return CaughtUp(applied: applied, checkpoints: reached)
     }
 
     /// The first checkpoint of `stored` that does not describe `log`: beyond its head (after a refresh, in

@@ -81,7 +81,9 @@ extension ReadModel {
         if let mismatch = try mismatch(stored, log: log) { return (opened, mismatch) }
         if generation.isSingleFile { return (opened, .singleFile) }
         let stale = projectors.filter { stored[$0.name]?.schemaVersion != $0.schemaVersion }.map(\.name)
-        return (opened, stale.isEmpty ? nil : .staleSchema(stale))
+        guard stale.isEmpty else { return (opened, .staleSchema(stale)) }
+        opened.knownCheckpoints = KnownCheckpoints(rows: stored, head: log.head, hold: log.writerLockHold)
+        return (opened, nil)
     }
 
     /// The ways this process may open a library's files, best first: read-write; else read-only, which

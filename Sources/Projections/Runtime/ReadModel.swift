@@ -61,6 +61,8 @@ public final class ReadModel {
         /// Its files' `projections` tables, as found when it was opened and checked: a generation's files
         /// keep their tables while they are open (a schema change is a new generation).
         var checkpointTables: [Checkpoints.Table]?
+        /// Its checkpoints as this process last read or wrote them, and where they stood in the log then.
+        var knownCheckpoints: KnownCheckpoints?
 
         /// The manifest.
         var path: String { generation.manifest }
@@ -124,14 +126,15 @@ public final class ReadModel {
             return log.head.rawValue
         }
         guard !isTemporary else {
-            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress)
+            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress).applied
         }
         try reopenIfSwapped()
+        if let known = try opened.knownCheckpoints?.stillTrue(of: log) {
+            return try catchUp(from: known, with: log, progress: progress)
+        }
         let stored = try database.read { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
         guard let problem = try Self.mismatch(stored, log: log) else {
-            let applied = try Self.catchUp(database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, progress: progress)
-            if applied > 0 { foldLargeWALs() }
-            return applied
+            return try catchUp(from: stored, with: log, progress: progress)
         }
         if case .ahead = problem, !asWriter {
             let live = opened
@@ -143,6 +146,16 @@ public final class ReadModel {
             try replace(because: problem, of: opened, log: log, lockHeld: true, progress: progress)
         }
         return log.head.rawValue
+    }
+
+    /// Brings the live generation from `stored`, its checkpoints known to stand on the log, to the log's
+    /// head; remembers where they then stand.
+    private func catchUp(from stored: [String: Checkpoints.Row], with log: EventLog, progress: ((RebuildProgress) -> Void)?) throws -> UInt64 {
+        opened.knownCheckpoints = nil
+        let caughtUp = try Self.catchUp(database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, progress: progress)
+        opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, head: log.head, hold: log.writerLockHold)
+        if caughtUp.applied > 0 { foldLargeWALs() }
+        return caughtUp.applied
     }
 
     /// Rebuilds the named projectors (all when nil) by replaying the log into a new generation, then

@@ -38,26 +38,28 @@ final class StudioLibrary {
         try ReadModel(library: path, log: log, projectors: projectors, batchSize: batchSize)
     }
 
-    /// Runs a command; an accepted one is appended as one commit. Returns the events, or nil if refused.
+    /// Runs a command; an accepted one is appended as one commit, through `writer` when the caller
+    /// holds the log's writer lock. Returns the events, or nil if refused.
     @discardableResult
-    func run(_ command: InMemoryLibrary.Command) throws -> [DomainEvent]? {
+    func run(_ command: InMemoryLibrary.Command, with writer: LogWriter? = nil) throws -> [DomainEvent]? {
         let command = withRealReferences(command)
         guard case .success(let events) = domain.run(command) else { return nil }
         guard !events.isEmpty else { return events }
         if case .episode(_, _, .importTranscript(let bytes, _, _)) = command { try log.blobs.put(bytes) }
-        let time = clock.tick()
-        try log.write { writer in
-            try writer.append(Commit(
-                events: events.map(ProposedEvent.init(domain:)), commandID: CommandID(UUID()), actor: "test",
-                timestamp: time))
+        let commit = Commit(
+            events: events.map(ProposedEvent.init(domain:)), commandID: CommandID(UUID()), actor: "test", timestamp: clock.tick())
+        if let writer {
+            _ = try writer.append(commit)
+        } else {
+            _ = try log.write { writer in try writer.append(commit) }
         }
         return events
     }
 
     /// Runs a command that must be accepted.
     @discardableResult
-    func must(_ command: InMemoryLibrary.Command) throws -> [DomainEvent] {
-        guard let events = try run(command) else { throw Refused(command: command.description) }
+    func must(_ command: InMemoryLibrary.Command, with writer: LogWriter? = nil) throws -> [DomainEvent] {
+        guard let events = try run(command, with: writer) else { throw Refused(command: command.description) }
         return events
     }
 

@@ -46,16 +46,30 @@ enum Checkpoints {
         return try GRDB.Row.fetchAll(db, sql: sql).map { Table(schema: $0[0], recordsIdentities: $0[1]) }
     }
 
-    /// Every projector's row, from the `projections` tables `tables` (``tables(_:)``).
+    /// Every projector's row, read from the tables that a generation made by this build has (one in each
+    /// projector's file, with identities) without looking for them first: nil, to look with
+    /// ``tables(_:)``, when `generation` has no files or one of them has no such table.
+    static func expected(_ generation: Generation, in db: Database) throws -> (tables: [Table], rows: [String: Row])? {
+        guard !generation.isSingleFile, !generation.files.isEmpty else { return nil }
+        let tables = generation.files.keys.sorted().map { Table(schema: ReadModel.schema($0), recordsIdentities: true) }
+        do {
+            return (tables, try all(db, in: tables))
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
+            return nil  // no such table, or no such column: a file made otherwise
+        }
+    }
+
+    /// Every projector's row, from the `projections` tables `tables` (``tables(_:)``), in one statement.
     static func all(_ db: Database, in tables: [Table]) throws -> [String: Row] {
+        guard !tables.isEmpty else { return [:] }
+        let sql = tables.map { table in
+            "SELECT name, schema_version, checkpoint, \(table.recordsIdentities ? "event_identity" : "NULL") "
+                + "FROM \(ReadModel.schema(table.schema)).projections"
+        }.joined(separator: " UNION ALL ")
         var rows: [String: Row] = [:]
-        for table in tables {
-            let identities = table.recordsIdentities
-            let sql = "SELECT name, schema_version, checkpoint\(identities ? ", event_identity" : "") FROM \(ReadModel.schema(table.schema)).projections"
-            for row in try GRDB.Row.fetchAll(db, sql: sql) {
-                let identity = identities ? (row["event_identity"] as String?).flatMap(EventIdentity.init(rawValue:)) : nil
-                rows[row["name"]] = Row(schemaVersion: row["schema_version"], checkpoint: UInt64(row["checkpoint"] as Int64), identity: identity)
-            }
+        for row in try GRDB.Row.fetchAll(db, sql: sql) {
+            rows[row[0]] = Row(
+                schemaVersion: row[1], checkpoint: UInt64(row[2] as Int64), identity: (row[3] as String?).flatMap(EventIdentity.init(rawValue:)))
         }
         return rows
     }

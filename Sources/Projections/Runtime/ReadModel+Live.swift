@@ -63,7 +63,8 @@ extension ReadModel {
         var opened = Opened(generation: generation, database: database, claims: claims)
         let stored: [String: Checkpoints.Row]
         do {
-            let (tables, rows) = try database.read { db in
+            let (tables, rows) = try database.read { db -> ([Checkpoints.Table], [String: Checkpoints.Row]?) in
+                if let found = try Checkpoints.expected(generation, in: db) { return (found.tables, found.rows) }
                 let tables = try Checkpoints.tables(db)
                 return (tables, tables.allSatisfy(\.recordsIdentities) ? try Checkpoints.all(db, in: tables) : nil)
             }
@@ -128,7 +129,7 @@ extension ReadModel {
     ) throws -> DatabaseQueue {
         do {
             try attach(generation, projectors: projectors, to: connection.database, access: connection.access)
-            return try check(connection.database)
+            return connection.database
         } catch where !ReadModelFailure.isMalformed(error) {
             return try openGeneration(generation, projectors: projectors, access: access)
         }
@@ -141,7 +142,7 @@ extension ReadModel {
     ) throws -> DatabaseQueue {
         let ways = connectionAccesses(access)
         func open(_ way: ConnectionAccess) throws -> DatabaseQueue {
-            try check(openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable, scanning: scanning))
+            try openLive(generation, projectors: projectors, readOnly: way != .readWrite, immutable: way == .immutable, scanning: scanning)
         }
         for way in ways.dropLast() {
             do {
@@ -149,16 +150,6 @@ extension ReadModel {
             } catch where !ReadModelFailure.isMalformed(error) {}
         }
         return try open(ways.last!)
-    }
-
-    /// Reads each file's schema, where SQLite finds a file that is not a database.
-    private static func check(_ database: DatabaseQueue) throws -> DatabaseQueue {
-        try database.read { db in
-            for schema in try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list WHERE name <> 'temp'") {
-                _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(Self.schema(schema)).sqlite_schema")
-            }
-        }
-        return database
     }
 
     /// What replaces a live generation found wanting: a rebuild in the library when this process may

@@ -109,7 +109,9 @@ extension ReadModel {
         }
     }
 
-    /// Sets the database `name` of `db`'s connection as the type's description says.
+    /// Sets the database `name` of `db`'s connection as the type's description says. Setting its page
+    /// cache reads its schema: a file that is not a database, or that this connection cannot read,
+    /// fails here, while the connection is opened, not at its first query.
     private static func configure(_ name: String, of db: Database, scanning: Bool) throws {
         var persist: Int32 = 1
         _ = sqlite3_file_control(db.sqliteConnection, name, SQLITE_FCNTL_PERSIST_WAL, &persist)

@@ -10,7 +10,7 @@ enum Terminal {
     static var width: Int? {
         var size = winsize()
         if stdoutIsTerminal, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        return ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
+        return Environment.value("COLUMNS").flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil }
     }
 
     /// Columns on stderr's terminal, where progress bars are drawn (80 when it cannot say).

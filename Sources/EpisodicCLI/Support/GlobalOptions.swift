@@ -31,11 +31,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// `given`, else `EPISODIC_LIBRARY`, else the XDG data directory.
     static func libraryPath(given library: String?) -> String {
-        let environment = ProcessInfo.processInfo.environment
         if let library, !library.isEmpty { return library }
-        if let path = environment["EPISODIC_LIBRARY"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/episodic" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share/episodic"
+        if let path = Environment.value("EPISODIC_LIBRARY"), !path.isEmpty { return path }
+        if let data = Environment.value("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/episodic" }
+        return (Environment.value("HOME") ?? NSHomeDirectory()) + "/.local/share/episodic"
     }
 }
 
@@ -49,9 +48,8 @@ struct ActorOption: ParsableArguments {
     /// `given`, else `EPISODIC_ACTOR`, else the login name.
     static func resolve(_ given: String?) -> String {
         if let given, !given.isEmpty { return given }
-        let environment = ProcessInfo.processInfo.environment
-        if let actor = environment["EPISODIC_ACTOR"], !actor.isEmpty { return actor }
+        if let actor = Environment.value("EPISODIC_ACTOR"), !actor.isEmpty { return actor }
         if let user = getpwuid(geteuid())?.pointee.pw_name { return String(cString: user) }
-        return environment["USER"] ?? "unknown"
+        return Environment.value("USER") ?? "unknown"
     }
 }

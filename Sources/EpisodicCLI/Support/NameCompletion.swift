@@ -56,7 +56,7 @@ enum NameCompletion {
                 result.append(character)
             }
         }
-        if word == "~" || word.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+        if word == "~" || word.hasPrefix("~/"), let home = Environment.value("HOME") {
             result = home + result.dropFirst()
         }
         return result

@@ -130,7 +130,7 @@ struct Session {
     static func words(_ outcome: SubmitOutcome) -> String {
         guard outcome.positions != nil else { return "Nothing to change: \(outcome.name) found it already so." }
         let sentence = HistoryEntry.sentence(outcome.changes)
-        return sentence.prefix(1).uppercased() + sentence.dropFirst()
+        return sentence.prefix(1).uppercased() + String(sentence.dropFirst())
     }
 
     /// A refused command of a script, reported once: under `--json` as its result line on stdout (one

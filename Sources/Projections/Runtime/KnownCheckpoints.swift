@@ -7,18 +7,17 @@ import EventLog
 /// without any).
 struct KnownCheckpoints {
     var rows: [String: Checkpoints.Row]
-    /// The log's head when they were read or written.
-    var head: LogPosition
     /// The writer-lock hold they were read or written under (``EventLog/writerLockHold``); nil: none.
     var hold: Int?
 
     /// `rows`, when they still describe the generation's files under the writer-lock hold now under way:
-    /// read or written under that same hold; or all at the log's head, which is where it was and still
-    /// ends in the same event. Nil when they must be read again, and outside a hold.
+    /// read or written under that same hold; or all at the log's head, on the event they recorded
+    /// there. Nil when they must be read again, and outside a hold.
     func stillTrue(of log: EventLog) throws -> [String: Checkpoints.Row]? {
         guard let now = log.writerLockHold else { return nil }
         if hold == now { return rows }
-        guard log.head == head, let identity = rows.values.first?.identity,
+        let head = log.head
+        guard let identity = rows.values.first?.identity,
             rows.values.allSatisfy({ $0.checkpoint == head.rawValue && $0.identity == identity }),
             try log.identity(at: head) == identity
         else { return nil }

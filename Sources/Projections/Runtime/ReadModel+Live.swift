@@ -83,7 +83,7 @@ extension ReadModel {
         if generation.isSingleFile { return (opened, .singleFile) }
         let stale = projectors.filter { stored[$0.name]?.schemaVersion != $0.schemaVersion }.map(\.name)
         guard stale.isEmpty else { return (opened, .staleSchema(stale)) }
-        opened.knownCheckpoints = KnownCheckpoints(rows: stored, head: log.head, hold: log.writerLockHold)
+        opened.knownCheckpoints = KnownCheckpoints(rows: stored, hold: log.writerLockHold)
         return (opened, nil)
     }
 

@@ -153,7 +153,7 @@ public final class ReadModel {
     private func catchUp(from stored: [String: Checkpoints.Row], with log: EventLog, progress: ((RebuildProgress) -> Void)?) throws -> UInt64 {
         opened.knownCheckpoints = nil
         let caughtUp = try Self.catchUp(database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, progress: progress)
-        opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, head: log.head, hold: log.writerLockHold)
+        opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, hold: log.writerLockHold)
         if caughtUp.applied > 0 { foldLargeWALs() }
         return caughtUp.applied
     }

@@ -98,6 +98,20 @@ struct AuditTests {
         #expect(podcast.last?.changes.map(\.entity) == ["podcast \"Show\"", "episode \"Show/1\""])
     }
 
+    @Test("history prints a text on one line, its accents kept, and cuts one longer than 60 characters")
+    func historyText() throws {
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let episode = try studio.createEpisode(in: show, "One")
+        try studio.must(Submission(.episode(.id(episode), .describe("Café\nau lait\r\nà 8 h"))))
+        let long = String(repeating: "é", count: 58) + "\nxyz"
+        try studio.must(Submission(.episode(.id(episode), .describe(long))))
+
+        let entries = try studio.library.history(of: episode)
+        #expect(entries[1].changes.map(\.after) == ["\"Café au lait\r à 8 h\""])
+        #expect(entries[2].changes.map(\.after) == ["\"" + String(repeating: "é", count: 58) + " …\""])
+    }
+
     @Test("as-of: the state at every position is the fold of the log up to it")
     func asOf() throws {
         let studio = try Studio()

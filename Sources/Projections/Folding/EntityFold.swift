@@ -74,7 +74,7 @@ struct EntityFold {
             let runs = position < plan.end ? LogReader.runs(after: position, through: plan.end, length: length, count: readers.count) : []
             guard !runs.isEmpty || folding.count > 0 else { break }
             let (readers, states, round) = (readers, states, folding)
-            let events = runs.map(\.count).reduce(round.count, +)
+            let events = runs.reduce(round.count) { $0 + $1.count }
             let copied = Slots<[[RawEvent]]>(count: runs.count)
             let folded = Slots<Void>(count: FoldShards.count)
             Parallelism.perform(runs.count + FoldShards.count, onEveryCore: events >= Parallelism.elementsPerWorker) { task in

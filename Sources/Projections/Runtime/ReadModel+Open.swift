@@ -174,7 +174,7 @@ extension ReadModel {
     /// The schema a projector's file is attached under: its name, dashes made underscores, so that it is
     /// an identifier SQL takes unquoted (names are lowercase letters and dashes: see
     /// ``GenerationFile/isProjectorName(_:)``), as GRDB writes schema names.
-    static func schema(_ name: String) -> String { name.replacing("-", with: "_") }
+    static func schema(_ name: String) -> String { String(name.map { $0 == "-" ? "_" : $0 }) }
 
     /// How a connection may use a file.
     enum ConnectionAccess {

@@ -25,7 +25,10 @@ struct Session {
     /// Runs `body`; a thrown error is printed (as JSON with `--json`) and becomes the exit code.
     static func run(_ options: GlobalOptions, actor: ActorOption? = nil, _ body: (Session) throws -> Void) throws {
         let session = Session(options: options, actor: ActorOption.resolve(actor?.actor))
-        defer { session.tellRecoveries() }
+        defer {
+            session.tellRecoveries()
+            session.opened.library.map { keptUntilExit.append($0) }
+        }
         do {
             if actor != nil { try session.checkActor() }
             try body(session)
@@ -37,6 +40,14 @@ struct Session {
             throw ExitCode(status.rawValue)
         }
     }
+
+    /// The libraries this process's commands opened, held until it exits rather than freed: the system
+    /// closes their files and releases their locks then. Freeing one only closes its SQLite connections,
+    /// which writes nothing (they neither checkpoint nor remove a WAL when they close, and every
+    /// transaction is committed by then), at about a millisecond per command (GRDB removing its
+    /// notification observers, then each connection's close); a replay's temporary folder is removed
+    /// at exit all the same.
+    nonisolated(unsafe) private static var keptUntilExit: [Library] = []
 
     /// Refuses, before any work, an actor the domain's rules refuse (one holding a control character).
     func checkActor() throws { _ = try Rules.actor(actor) }
@@ -51,8 +62,7 @@ struct Session {
                 bar.finish()
                 Self.warn(notice, json: json)
             })
-        // Kept to say after the command what its writer set aside. The notice closure above holds no
-        // session: the library must be freed when the command ends, which closes SQLite cleanly.
+        // Kept to say after the command what its writer set aside.
         opened.library = library
         try library.openReadModels()
         return library

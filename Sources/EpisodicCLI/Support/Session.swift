@@ -27,7 +27,7 @@ struct Session {
         let session = Session(options: options, actor: ActorOption.resolve(actor?.actor))
         defer {
             session.tellRecoveries()
-            session.opened.library.map { keptUntilExit.append($0) }
+            if let library = session.opened.library { keptUntilExit.append(library) }
         }
         do {
             if actor != nil { try session.checkActor() }

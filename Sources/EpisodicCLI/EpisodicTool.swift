@@ -48,11 +48,14 @@ struct EpisodicTool: ParsableCommand {
 
     /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
     /// what was typed (`The value '…' is invalid for …`), which may hold control characters. Shared
-    /// options given before the subcommand are moved after it first (``LeadingOptions``).
+    /// options given before the subcommand are moved after it first (``LeadingOptions``), and the library
+    /// is opened while the command line is parsed (``LibraryPrefetch``).
     static func main() {
+        LibraryPrefetch.start(Array(CommandLine.arguments.dropFirst()), root: self)
+        // The process must not exit while the library is being opened: the error path below exits itself.
+        defer { LibraryPrefetch.finish() }
         do {
-            let arguments = LeadingOptions.rewritten(
-                Array(CommandLine.arguments.dropFirst()), commands: configuration.subcommands)
+            let arguments = LeadingOptions.rewritten(Array(CommandLine.arguments.dropFirst()), root: self)
             if let library = LeadingOptions.versionRequest(arguments) {
                 for line in VersionReport(libraryPath: GlobalOptions.libraryPath(given: library)).lines {
                     Terminal.say(TerminalText(line))
@@ -63,6 +66,7 @@ struct EpisodicTool: ParsableCommand {
             var command = try parseAsRoot(arguments)
             try command.run()
         } catch {
+            LibraryPrefetch.finish()
             let code = exitCode(for: error)
             // A script that asked for JSON gets its usage errors as JSON too, on stderr like the others.
             if code.rawValue == ExitStatus.usage.rawValue, CommandLine.arguments.contains("--json") {

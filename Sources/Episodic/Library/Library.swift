@@ -22,8 +22,8 @@ public final class Library {
     /// Where commits go and where the decisions read their streams and content: the log above, for a
     /// library in a folder; for a shared library, the server, with the log above as this machine's copy.
     package let store: any LogStore
-    private let progress: ((RebuildProgress) -> Void)?
-    private let onNotice: ((ReadModelNotice) -> Void)?
+    private var progress: ((RebuildProgress) -> Void)?
+    private var onNotice: ((ReadModelNotice) -> Void)?
     /// Opened to read only: nothing in the library is written, not even the read models' catching up.
     private let readOnly: Bool
     private var openedReadModel: ReadModel?
@@ -83,17 +83,41 @@ public final class Library {
         _ = try readModel()
     }
 
+    /// Opens the read models now if they can be used as they are, and says whether they are open: when
+    /// they would first need a rebuild, a repair or a replay, they are left for ``openReadModels()``.
+    /// It changes nothing in the library, so that a library can be opened before it is known whether
+    /// the command it is opened for is valid. `listen(progress:notice:)` then gives the handlers.
+    package func openReadModelsIfSound() throws -> Bool {
+        if openedReadModel != nil { return true }
+        openedReadModel = try ReadModel.openIfSound(
+            library: path, log: log, projectors: projectors(), readOnly: readOnly, notice: { [weak self] in self?.tell($0) })
+        return openedReadModel != nil
+    }
+
+    /// Gives a library opened without them (``openReadModelsIfSound()``) its handlers: `progress` for a
+    /// replay its read models need, `notice` for what a user should know about them.
+    package func listen(progress: ((RebuildProgress) -> Void)?, notice: ((ReadModelNotice) -> Void)?) {
+        self.progress = progress
+        self.onNotice = notice
+    }
+
     /// The read models, opened on first use. Opening rebuilds any that the log does not vouch for, and
     /// any projector whose schema changed.
     package func readModel() throws -> ReadModel {
         if let openedReadModel { return openedReadModel }
-        let blobs = (store as? SharedStore).map { shared in BlobReader { [blobs = shared.blobs] in try blobs.blob($0) } }
-            ?? BlobReader(log.blobs)
         let model = try ReadModel(
-            library: path, log: log, projectors: Projectors.standard(blobs: blobs), readOnly: readOnly, progress: progress,
+            library: path, log: log, projectors: projectors(), readOnly: readOnly, progress: progress,
             notice: { [weak self] in self?.tell($0) })
         openedReadModel = model
         return model
+    }
+
+    /// The projectors of this library's read models, reading its blobs: from the folder, or, for a
+    /// shared library, from the server too.
+    private func projectors() -> [any Projector] {
+        let blobs = (store as? SharedStore).map { shared in BlobReader { [blobs = shared.blobs] in try blobs.blob($0) } }
+            ?? BlobReader(log.blobs)
+        return Projectors.standard(blobs: blobs)
     }
 
     /// The read models, caught up with the log's head if they are behind it (a process may have appended

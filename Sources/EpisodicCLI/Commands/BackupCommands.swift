@@ -2,7 +2,7 @@ import ArgumentParser
 import Episodic
 import Foundation
 
-struct BackupCommand: ParsableCommand {
+struct BackupCommand: LibraryFilesCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup", abstract: "Write a consistent snapshot of the library's log and blobs to one tar file.",
         discussion: """
@@ -34,7 +34,7 @@ struct BackupCommand: ParsableCommand {
     }
 }
 
-struct RestoreCommand: ParsableCommand {
+struct RestoreCommand: LibraryFilesCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore", abstract: "Create a library from a backup, verify it, and build its read models.",
         discussion: """

@@ -2,7 +2,7 @@ import ArgumentParser
 import Episodic
 import Foundation
 
-struct InitCommand: ParsableCommand {
+struct InitCommand: LibraryFilesCommand {
     static let configuration = CommandConfiguration(
         commandName: "init", abstract: "Create a library (or check that the one there can be opened).",
         discussion: """
@@ -67,7 +67,7 @@ private struct InitRecord: Encodable {
     var shared: String?
 }
 
-struct CloneCommand: ParsableCommand {
+struct CloneCommand: LibraryFilesCommand {
     static let configuration = CommandConfiguration(
         commandName: "clone", abstract: "Join a shared library: make this folder a copy of its log, with read models.",
         discussion: """
@@ -109,7 +109,7 @@ private struct CloneRecord: Encodable {
     var seconds: Double
 }
 
-struct PushCommand: ParsableCommand {
+struct PushCommand: LibraryFilesCommand {
     static let configuration = CommandConfiguration(
         commandName: "push", abstract: "Move this library's log and blobs to a PostgreSQL server, and share it from there.",
         discussion: """

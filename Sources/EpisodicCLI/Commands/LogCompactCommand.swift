@@ -3,7 +3,7 @@ import Episodic
 import Foundation
 
 extension LogCommands {
-    struct Compact: ParsableCommand {
+    struct Compact: LibraryFilesCommand {
         static let configuration = CommandConfiguration(
             commandName: "compact",
             abstract: "Recompress the log's sealed segments into large frames, to take less space.",

@@ -11,19 +11,11 @@ enum LeadingOptions {
 
     /// `arguments` (without the program's name) with leading shared options moved after the
     /// subcommand path; unchanged when none lead, or when nothing follows them.
-    static func rewritten(_ arguments: [String], commands: [ParsableCommand.Type]) -> [String] {
+    static func rewritten(_ arguments: [String], root: ParsableCommand.Type) -> [String] {
         let (leading, index) = options(leading: arguments)
         guard !leading.isEmpty, index < arguments.count else { return arguments }
-        // The subcommand path: each name a subcommand of the one before.
-        var path: [String] = []
-        var level = commands
-        while index + path.count < arguments.count,
-              let command = level.first(where: { $0._commandName == arguments[index + path.count] })
-        {
-            path.append(arguments[index + path.count])
-            level = command.configuration.subcommands
-        }
-        return path + leading + arguments[(index + path.count)...]
+        let path = CommandPath.walk(arguments[index...], from: root).length
+        return Array(arguments[index..<index + path]) + leading + arguments[(index + path)...]
     }
 
     /// For `--version` among shared options only (`episodic --library PATH --version`): the library

@@ -13,22 +13,13 @@ enum SubcommandCheck {
         var words = arguments[LeadingOptions.options(leading: arguments).end...]
         let asksForHelp = words.first == "help"
         if asksForHelp { words = words.dropFirst() }
-        var command = root
-        var path = [root._commandName]
-        while let word = words.first, !word.hasPrefix("-") {
-            let subcommands = command.configuration.subcommands
-            guard !subcommands.isEmpty else { return nil }
-            guard let next = subcommands.first(where: { $0._commandName == word }) else {
-                if command.configuration.defaultSubcommand != nil && !asksForHelp { return nil }
-                let names = subcommands.map { $0._commandName }
-                let suggestion = Suggestion.closest(to: word, among: names).map { " Did you mean '\($0)'?" } ?? ""
-                return "'\(path.joined(separator: " "))' has no subcommand '\(word)'.\(suggestion) "
-                    + "It has: \(names.joined(separator: ", ")). See '\(path.joined(separator: " ")) --help'."
-            }
-            command = next
-            path.append(word)
-            words = words.dropFirst()
-        }
-        return nil
+        let (command, length) = CommandPath.walk(words, from: root)
+        guard let word = words.dropFirst(length).first, !word.hasPrefix("-") else { return nil }
+        let subcommands = command.configuration.subcommands
+        guard !subcommands.isEmpty, command.configuration.defaultSubcommand == nil || asksForHelp else { return nil }
+        let path = ([root._commandName] + words.prefix(length)).joined(separator: " ")
+        let names = subcommands.map { $0._commandName }
+        let suggestion = Suggestion.closest(to: word, among: names).map { " Did you mean '\($0)'?" } ?? ""
+        return "'\(path)' has no subcommand '\(word)'.\(suggestion) It has: \(names.joined(separator: ", ")). See '\(path) --help'."
     }
 }

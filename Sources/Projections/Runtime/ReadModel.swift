@@ -31,6 +31,7 @@ public final class ReadModel {
     /// Events each core reads at most between two progress reports when catching up or replaying. Rows
     /// are written once per run of events that touched up to 50,000 entities.
     public let batchSize: Int
+    public static let defaultBatchSize = 100_000
     /// Whether this process may change the library's read models.
     public let access: ReadModelAccess
     /// The generation answers come from, through one connection (see ``openLive(_:projectors:readOnly:immutable:scanning:)``).
@@ -75,36 +76,59 @@ public final class ReadModel {
     /// `projectors` nil means ``Projectors/standard(blobs:)``, reading the log's blob store. `readOnly`
     /// opens them as another user's library is opened: nothing in the library is written, and what
     /// needs a replay is replayed in a temporary folder.
-    public init(
-        library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = 100_000,
+    public convenience init(
+        library: String, log: EventLog, projectors: [any Projector]? = nil, batchSize: Int = defaultBatchSize,
         readOnly: Bool = false, progress: ((RebuildProgress) -> Void)? = nil, notice: ((ReadModelNotice) -> Void)? = nil
     ) throws {
-        self.library = library
         let projectors = projectors ?? Projectors.standard(blobs: BlobReader(log.blobs))
-        self.projectors = projectors
-        self.batchSize = max(batchSize, 1)
-        self.onNotice = notice
+        let batchSize = max(batchSize, 1)
         let access = ReadModelAccess.probe(library, readOnly: readOnly)
-        self.access = access
         var found = try Self.openLive(library: library, projectors: projectors, log: log, access: access)
         guard let problem = found.problem else {
-            opened = found.opened!
+            self.init(library: library, projectors: projectors, batchSize: batchSize, access: access, notice: notice, opened: found.opened!)
             return
         }
         if case .ahead = problem, let live = found.opened {
-            opened = try Self.temporary(
+            let temporary = try Self.temporary(
                 because: problem.reason + "; " + problem.keptAhead, remedy: problem.remedyAhead,
-                projectors: projectors, log: log, batchSize: self.batchSize, progress: progress, notice: notice)
+                projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: notice)
+            self.init(library: library, projectors: projectors, batchSize: batchSize, access: access, notice: notice, opened: temporary)
             aheadOfLog = (problem, live)
             return
         }
-        opened = try Self.replacement(
+        let replacement = try Self.replacement(
             for: problem, of: found.opened, library: library, projectors: projectors, log: log, access: access,
-            batchSize: self.batchSize, progress: progress, notice: notice)
+            batchSize: batchSize, progress: progress, notice: notice)
+        self.init(library: library, projectors: projectors, batchSize: batchSize, access: access, notice: notice, opened: replacement)
         if !isTemporary {
             found.opened = nil
             _ = try? log.withWriterLock { Self.removeLeftovers(in: library, live: opened.generation) }
         }
+    }
+
+    /// Opens a library's read models only if they can be used as they are: nil when they would first
+    /// need a rebuild, a repair or a replay, which this leaves to ``init(library:log:projectors:batchSize:readOnly:progress:notice:)``.
+    /// It changes nothing in the library, so that a library can be opened before it is known that the command it is
+    /// opened for is valid (the command line opens it while it parses the command; see `LibraryPrefetch`).
+    public static func openIfSound(
+        library: String, log: EventLog, projectors: [any Projector], readOnly: Bool = false, notice: ((ReadModelNotice) -> Void)? = nil
+    ) throws -> ReadModel? {
+        let access = ReadModelAccess.probe(library, readOnly: readOnly)
+        let found = try openLive(library: library, projectors: projectors, log: log, access: access)
+        guard found.problem == nil, let opened = found.opened else { return nil }
+        return ReadModel(library: library, projectors: projectors, batchSize: defaultBatchSize, access: access, notice: notice, opened: opened)
+    }
+
+    private init(
+        library: String, projectors: [any Projector], batchSize: Int, access: ReadModelAccess,
+        notice: ((ReadModelNotice) -> Void)?, opened: Opened
+    ) {
+        self.library = library
+        self.projectors = projectors
+        self.batchSize = batchSize
+        self.access = access
+        self.onNotice = notice
+        self.opened = opened
     }
 
     deinit {

@@ -1,0 +1,117 @@
+import Episodic
+@testable import EpisodicCLI
+import Foundation
+import Testing
+
+/// The library a command line names is opened on a second thread while the command line is parsed;
+/// the session takes it only if it is the library the parsed options name, and opening ahead never
+/// changes the library.
+@Suite("Opening the library while the command line is parsed")
+struct LibraryPrefetchTests {
+    func path(_ words: String...) -> String? { LibraryPrefetch.libraryPath(words, root: EpisodicTool.self) }
+
+    /// A library with one podcast, "Night Shift".
+    func nightShift() throws -> CLI {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Night Shift")
+        return cli
+    }
+
+    @Test("The library is the one --library names, before or after the subcommand, else the default")
+    func libraryNamed() {
+        let byDefault = GlobalOptions.libraryPath(given: nil)
+        #expect(path("episode", "retitle", "Show/1", "New title", "--library", "/a") == "/a")
+        #expect(path("--library", "/a", "--json", "episode", "retitle", "Show/1", "New title") == "/a")
+        #expect(path("podcast", "list", "--library=/b") == "/b")
+        #expect(path("podcast", "list") == byDefault)
+        // After `--`, words are arguments, whatever they look like: a title may be "--library".
+        #expect(path("episode", "retitle", "Show/1", "--", "--library", "/c") == byDefault)
+    }
+
+    @Test("Nothing is opened for help, the version, completions, a group, an unknown command, or one that handles the library's files")
+    func nothingOpened() {
+        #expect(path("podcast", "list", "--help") == nil)
+        #expect(path("episode", "retitle", "-h") == nil)
+        #expect(path("help", "podcast", "list") == nil)
+        #expect(path("--version") == nil)
+        #expect(path("---completion", "episode", "retitle", "--", "episode") == nil)
+        #expect(path("--generate-completion-script", "bash") == nil)
+        #expect(path() == nil)
+        #expect(path("podcast") == nil)
+        #expect(path("nosuch", "list") == nil)
+        for files in [["init"], ["clone", "postgres://x"], ["push"], ["backup", "b.tar"], ["restore", "b.tar"], ["log", "compact"]] {
+            #expect(LibraryPrefetch.libraryPath(files, root: EpisodicTool.self) == nil, "\(files)")
+        }
+    }
+
+    @Test("The session takes the library opened ahead only if it names the same one with the same lock timeout, and once")
+    func taken() throws {
+        // Given a library with a podcast
+        let cli = try nightShift()
+        let path = cli.library
+
+        // When a command line naming it is read
+        let prefetch = try #require(LibraryPrefetch(["podcast", "list", "--library", path], root: EpisodicTool.self))
+
+        // Then a session for another library, or with another lock timeout, opens its own,
+        #expect(prefetch.take(path: cli.folder + "/other", lockTimeout: .seconds(10)) == nil)
+        #expect(prefetch.take(path: path, lockTimeout: .seconds(3)) == nil)
+        // and one for this library takes it, open and ready, once.
+        let library = try #require(prefetch.take(path: path, lockTimeout: .seconds(10)))
+        #expect(try library.openReadModelsIfSound())
+        #expect(try library.podcasts().map(\.name) == ["Night Shift"])
+        #expect(prefetch.take(path: path, lockTimeout: .seconds(10)) == nil)
+    }
+
+    @Test("Read models that need a rebuild are left as they are, for the session to rebuild")
+    func leftForTheSession() throws {
+        // Given a library whose read models are gone
+        let cli = try nightShift()
+        let path = cli.library
+        try FileManager.default.removeItem(atPath: path + "/read.sqlite")
+        let before = try Self.files(path)
+
+        // When it is opened ahead
+        let prefetch = try #require(LibraryPrefetch(["podcast", "list", "--library", path], root: EpisodicTool.self))
+        let library = try #require(prefetch.take(path: path, lockTimeout: .seconds(10)))
+
+        // Then nothing in it changed, and its read models are not open,
+        #expect(try Self.files(path) == before)
+        #expect(try !library.openReadModelsIfSound())
+        #expect(try Self.files(path) == before)
+        // until the session opens them, rebuilding them from the log.
+        try library.openReadModels()
+        #expect(try library.podcasts().map(\.name) == ["Night Shift"])
+        #expect(FileManager.default.fileExists(atPath: path + "/read.sqlite"))
+    }
+
+    @Test("A command line refused by the parser waits for the opening, and leaves the library as it was")
+    func refusedCommand() throws {
+        // Given a library with an episode
+        let cli = try nightShift()
+        try cli.must("episode", "create", "Night Shift", "Pilot")
+        let before = try Self.files(cli.library)
+
+        // When a retitle without its title is run (the library is opened while it is parsed)
+        let run = try cli.run("episode", "retitle", "Night Shift/1")
+
+        // Then it is a usage error, and the library's files are as they were
+        #expect(run.status == 64)
+        #expect(run.err.contains("Missing expected argument"))
+        #expect(try Self.files(cli.library) == before)
+    }
+
+    /// Every file under `folder` and its size, but SQLite's shared-memory indexes, which any reader
+    /// writes: what a change to the library would change.
+    static func files(_ folder: String) throws -> [String: Int] {
+        var files: [String: Int] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: folder)
+        while let name = enumerator?.nextObject() as? String {
+            guard !name.hasSuffix("-shm") else { continue }
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            files[name] = (attributes[.size] as? Int) ?? -1
+        }
+        return files
+    }
+}

@@ -8,7 +8,12 @@ import Testing
 /// changes the library.
 @Suite("Opening the library while the command line is parsed")
 struct LibraryPrefetchTests {
-    func path(_ words: String...) -> String? { LibraryPrefetch.libraryPath(words, root: EpisodicTool.self) }
+    /// The library whose read models are opened ahead for `words`; nil when none is.
+    func path(_ words: String...) -> String? { opened(words) }
+
+    func opened(_ words: [String]) -> String? {
+        LibraryPrefetch.opensLibrary(words, root: EpisodicTool.self) ? LibraryPrefetch.libraryPath(words) : nil
+    }
 
     /// A library with one podcast, "Night Shift".
     func nightShift() throws -> CLI {
@@ -41,27 +46,31 @@ struct LibraryPrefetchTests {
         #expect(path("podcast") == nil)
         #expect(path("nosuch", "list") == nil)
         for files in [["init"], ["clone", "postgres://x"], ["push"], ["backup", "b.tar"], ["restore", "b.tar"], ["log", "compact"]] {
-            #expect(LibraryPrefetch.libraryPath(files, root: EpisodicTool.self) == nil, "\(files)")
+            #expect(opened(files) == nil, "\(files)")
         }
     }
 
-    @Test("The session takes the library opened ahead only if it names the same one with the same lock timeout, and once")
+    @Test("The session takes the read models opened ahead only for the library they are of, and once")
     func taken() throws {
-        // Given a library with a podcast
+        // Given two libraries, one with a podcast
         let cli = try nightShift()
         let path = cli.library
+        let other = CLI()
+        try other.must("init")
 
-        // When a command line naming it is read
+        // When a command line naming the first is read
         let prefetch = try #require(LibraryPrefetch(["podcast", "list", "--library", path], root: EpisodicTool.self))
 
-        // Then a session for another library, or with another lock timeout, opens its own,
-        #expect(prefetch.take(path: cli.folder + "/other", lockTimeout: .seconds(10)) == nil)
-        #expect(prefetch.take(path: path, lockTimeout: .seconds(3)) == nil)
-        // and one for this library takes it, open and ready, once.
-        let library = try #require(prefetch.take(path: path, lockTimeout: .seconds(10)))
-        #expect(try library.openReadModelsIfSound())
+        // Then a session for another library opens its own,
+        #expect(prefetch.take(path: other.library) == nil)
+        // and one for this library takes them, once,
+        let files = try #require(prefetch.take(path: path))
+        #expect(prefetch.take(path: path) == nil)
+        // the other library refusing them, this one answering from them.
+        #expect(try !Library(at: other.library).openReadModels(from: files))
+        let library = try Library(at: path)
+        #expect(try library.openReadModels(from: files))
         #expect(try library.podcasts().map(\.name) == ["Night Shift"])
-        #expect(prefetch.take(path: path, lockTimeout: .seconds(10)) == nil)
     }
 
     @Test("Read models that need a rebuild are left as they are, for the session to rebuild")
@@ -72,13 +81,13 @@ struct LibraryPrefetchTests {
         try FileManager.default.removeItem(atPath: path + "/read.sqlite")
         let before = try Self.files(path)
 
-        // When it is opened ahead
+        // When they are opened ahead, then with the log
         let prefetch = try #require(LibraryPrefetch(["podcast", "list", "--library", path], root: EpisodicTool.self))
-        let library = try #require(prefetch.take(path: path, lockTimeout: .seconds(10)))
+        let files = try #require(prefetch.take(path: path))
+        let library = try Library(at: path)
+        #expect(try !library.openReadModels(from: files))
 
-        // Then nothing in it changed, and its read models are not open,
-        #expect(try Self.files(path) == before)
-        #expect(try !library.openReadModelsIfSound())
+        // Then nothing in the library changed,
         #expect(try Self.files(path) == before)
         // until the session opens them, rebuilding them from the log.
         try library.openReadModels()

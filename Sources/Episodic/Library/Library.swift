@@ -22,8 +22,8 @@ public final class Library {
     /// Where commits go and where the decisions read their streams and content: the log above, for a
     /// library in a folder; for a shared library, the server, with the log above as this machine's copy.
     package let store: any LogStore
-    private var progress: ((RebuildProgress) -> Void)?
-    private var onNotice: ((ReadModelNotice) -> Void)?
+    private let progress: ((RebuildProgress) -> Void)?
+    private let onNotice: ((ReadModelNotice) -> Void)?
     /// Opened to read only: nothing in the library is written, not even the read models' catching up.
     private let readOnly: Bool
     private var openedReadModel: ReadModel?
@@ -83,22 +83,29 @@ public final class Library {
         _ = try readModel()
     }
 
-    /// Opens the read models now if they can be used as they are, and says whether they are open: when
-    /// they would first need a rebuild, a repair or a replay, they are left for ``openReadModels()``.
-    /// It changes nothing in the library, so that a library can be opened before it is known whether
-    /// the command it is opened for is valid. `listen(progress:notice:)` then gives the handlers.
-    package func openReadModelsIfSound() throws -> Bool {
-        if openedReadModel != nil { return true }
-        openedReadModel = try ReadModel.openIfSound(
-            library: path, log: log, projectors: projectors(), readOnly: readOnly, notice: { [weak self] in self?.tell($0) })
-        return openedReadModel != nil
+    /// The first half of opening the read models of the library at `path`: what needs nothing from its
+    /// log, and takes longest, so that it can run while the log is opened (the command line runs it
+    /// while it parses the command). Nil for a shared library, whose blobs come through its server.
+    /// Changes nothing in the library, whatever it finds.
+    package static func openReadModelFiles(at path: String) throws -> ReadModelFiles? {
+        guard try SharedLibraryFile.load(library: path) == nil else { return nil }
+        return ReadModelFiles(
+            files: try ReadModel.openFiles(library: path, projectors: Projectors.standard(blobs: BlobReader(BlobStore(library: path)))))
     }
 
-    /// Gives a library opened without them (``openReadModelsIfSound()``) its handlers: `progress` for a
-    /// replay its read models need, `notice` for what a user should know about them.
-    package func listen(progress: ((RebuildProgress) -> Void)?, notice: ((ReadModelNotice) -> Void)?) {
-        self.progress = progress
-        self.onNotice = notice
+    /// A library's read models opened as far as they can be without its log (``openReadModelFiles(at:)``).
+    package struct ReadModelFiles: Sendable {
+        fileprivate let files: ReadModel.Files
+    }
+
+    /// Opens the read models from `files` (``openReadModelFiles(at:)`` of this library) if they can be
+    /// used as they are, and says whether they are open: when they would first need a rebuild, a
+    /// repair or a replay, they are left for ``openReadModels()``. Changes nothing in the library.
+    package func openReadModels(from opened: ReadModelFiles) throws -> Bool {
+        if openedReadModel != nil { return true }
+        guard opened.files.library == path, !readOnly, !(store is SharedStore) else { return false }
+        openedReadModel = try ReadModel.openIfSound(opened.files, log: log, notice: { [weak self] in self?.tell($0) })
+        return openedReadModel != nil
     }
 
     /// The read models, opened on first use. Opening rebuilds any that the log does not vouch for, and

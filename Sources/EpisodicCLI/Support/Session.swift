@@ -52,25 +52,20 @@ struct Session {
     /// Refuses, before any work, an actor the domain's rules refuse (one holding a control character).
     func checkActor() throws { _ = try Rules.actor(actor) }
 
-    /// Opens the library, or takes the one opened while the command line was parsed (``LibraryPrefetch``);
-    /// a replay that an upgrade needs draws a progress bar.
+    /// Opens the library, with the read models opened while the command line was parsed when they can
+    /// be used as they are (``LibraryPrefetch``); a replay that an upgrade needs draws a progress bar.
     func library() throws -> Library {
         let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
         defer { bar.finish() }
-        let notice = { [json = options.json] (notice: ReadModelNotice) in
-            bar.finish()
-            Self.warn(notice, json: json)
-        }
-        let lockTimeout = Duration.milliseconds(Int64(options.lockTimeout * 1000))
-        let library: Library
-        if let prefetched = LibraryPrefetch.take(path: options.libraryPath, lockTimeout: lockTimeout) {
-            prefetched.listen(progress: bar.update, notice: notice)
-            library = prefetched
-        } else {
-            library = try Library(at: options.libraryPath, lockTimeout: lockTimeout, progress: bar.update, notice: notice)
-        }
+        let library = try Library(
+            at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
+            notice: { [json = options.json] notice in
+                bar.finish()
+                Self.warn(notice, json: json)
+            })
         // Kept to say after the command what its writer set aside.
         opened.library = library
+        if let files = LibraryPrefetch.take(path: options.libraryPath) { _ = try? library.openReadModels(from: files) }
         try library.openReadModels()
         return library
     }

@@ -15,6 +15,11 @@ public struct BlobStore: Sendable {
         self.directory = directory
     }
 
+    /// The blob store of the library at `library`, reached without opening its log.
+    public init(library: String) {
+        self.init(directory: LibraryLayout(unverifiedAt: library).blobDirectory)
+    }
+
     /// The sha256 reference of `bytes`, without storing them.
     public static func reference(for bytes: some DataProtocol) -> BlobRef {
         BlobRef(sha256: SHA256.hash(data: bytes).lowercaseHex, byteCount: bytes.count)!

@@ -8,23 +8,37 @@ extension ReadModel {
     static func openLive(
         library: String, projectors: [any Projector], log: EventLog, access: ReadModelAccess
     ) throws -> (opened: Opened?, problem: Problem?) {
+        try check(openFiles(library: library, projectors: projectors, access: access), projectors: projectors, log: log)
+    }
+
+    /// The live generation as opened without the log: its files claimed and attached, its checkpoints
+    /// read (`stored`), or what stopped it being opened so far (`problem`).
+    struct LiveFiles {
+        var opened: Opened?
+        var problem: Problem?
+        var stored: [String: Checkpoints.Row] = [:]
+    }
+
+    /// The first half of ``openLive(library:projectors:log:access:)``, which needs nothing from the log.
+    static func openFiles(library: String, projectors: [any Projector], access: ReadModelAccess) throws -> LiveFiles {
+        func withProblem(_ problem: Problem, _ opened: Opened? = nil) -> LiveFiles { LiveFiles(opened: opened, problem: problem) }
         let link = LiveLink(library: library)
         var found: (generation: Generation, claims: [GenerationClaim], connection: ManifestConnection)?
         for _ in 0..<5 where found == nil {
             let target = link.read()
             switch target {
-            case .missing: return (nil, .missing)
-            case .invalid(let why): return (nil, .invalidLink(why))
+            case .missing: return withProblem(.missing)
+            case .invalid(let why): return withProblem(.invalidLink(why))
             case .generation(let path):
                 let claim: GenerationClaim?
                 do {
                     claim = try GenerationClaim.claim(path)
                 } catch {
-                    if case .io(_, _, ELOOP) = error { return (nil, .invalidLink("\(path) is a symbolic link")) }
-                    return (nil, .unreadable("\(error)"))
+                    if case .io(_, _, ELOOP) = error { return withProblem(.invalidLink("\(path) is a symbolic link")) }
+                    return withProblem(.unreadable("\(error)"))
                 }
                 guard let claim else {
-                    if link.read() == target { return (nil, .missing) }  // a link to a generation that is gone
+                    if link.read() == target { return withProblem(.missing) }  // a link to a generation that is gone
                     continue  // a rebuild swapped generations meanwhile: follow the link again
                 }
                 let manifestOnly = Generation(manifest: path, files: [:])
@@ -32,33 +46,33 @@ extension ReadModel {
                 do {
                     (generation, connection) = try readManifest(path, access: access)
                 } catch where ReadModelFailure.isMalformed(error) {
-                    return (nil, .damaged("\(error)", generation: manifestOnly))
+                    return withProblem(.damaged("\(error)", generation: manifestOnly))
                 } catch {
-                    return (nil, .unreadable("\(path) cannot be read: \(error)"))
+                    return withProblem(.unreadable("\(path) cannot be read: \(error)"))
                 }
                 let files: [GenerationClaim]?
                 do {
                     files = try generation.claimFiles()
                 } catch {
-                    if case .io(_, _, ELOOP) = error { return (nil, .damaged("one of its files is a symbolic link", generation: generation)) }
-                    return (nil, .unreadable("\(error)"))
+                    if case .io(_, _, ELOOP) = error { return withProblem(.damaged("one of its files is a symbolic link", generation: generation)) }
+                    return withProblem(.unreadable("\(error)"))
                 }
                 guard let files else {
-                    if link.read() == target { return (nil, .damaged("one of its files is missing", generation: generation)) }
+                    if link.read() == target { return withProblem(.damaged("one of its files is missing", generation: generation)) }
                     continue
                 }
                 found = (generation, [claim] + files, connection)
             }
         }
-        guard let (generation, claims, connection) = found else { return (nil, .unreadable("the read models were swapped again and again")) }
+        guard let (generation, claims, connection) = found else { return withProblem(.unreadable("the read models were swapped again and again")) }
 
         let database: DatabaseQueue
         do {
             database = try attached(generation, to: connection, projectors: projectors, access: access)
         } catch where ReadModelFailure.isMalformed(error) {
-            return (nil, .damaged("\(error)", generation: generation))
+            return withProblem(.damaged("\(error)", generation: generation))
         } catch {
-            return (nil, .unreadable("\(generation.manifest) cannot be opened: \(error)"))
+            return withProblem(.unreadable("\(generation.manifest) cannot be opened: \(error)"))
         }
         var opened = Opened(generation: generation, database: database, claims: claims)
         let stored: [String: Checkpoints.Row]
@@ -70,15 +84,22 @@ extension ReadModel {
             }
             let schemas = tables.map(\.schema)
             let missing = generation.isSingleFile ? (schemas.isEmpty ? ["main"] : []) : generation.files.keys.filter { !schemas.contains(schema($0)) }
-            guard missing.isEmpty else { return (opened, .damaged("it has no projections table", generation: generation)) }
-            guard let rows else { return (opened, .olderCheckpoints) }
+            guard missing.isEmpty else { return withProblem(.damaged("it has no projections table", generation: generation), opened) }
+            guard let rows else { return withProblem(.olderCheckpoints, opened) }
             stored = rows
             opened.checkpointTables = tables
         } catch where ReadModelFailure.isMalformed(error) {
-            return (opened, .damaged("\(error)", generation: generation))
+            return withProblem(.damaged("\(error)", generation: generation), opened)
         } catch where ReadModelFailure.isRefusalToWrite(error) {
-            return (nil, .unreadable("\(generation.manifest) cannot be read: \(error)"))
+            return withProblem(.unreadable("\(generation.manifest) cannot be read: \(error)"))
         }
+        return LiveFiles(opened: opened, stored: stored)
+    }
+
+    /// The second half: checks `files` against the log, as ``openLive(library:projectors:log:access:)`` does.
+    static func check(_ files: LiveFiles, projectors: [any Projector], log: EventLog) throws -> (opened: Opened?, problem: Problem?) {
+        guard var opened = files.opened, files.problem == nil else { return (files.opened, files.problem) }
+        let (generation, stored) = (opened.generation, files.stored)
         if let mismatch = try mismatch(stored, log: log) { return (opened, mismatch) }
         if generation.isSingleFile { return (opened, .singleFile) }
         let stale = projectors.filter { stored[$0.name]?.schemaVersion != $0.schemaVersion }.map(\.name)

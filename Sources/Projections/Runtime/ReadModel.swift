@@ -106,17 +106,35 @@ public final class ReadModel {
         }
     }
 
-    /// Opens a library's read models only if they can be used as they are: nil when they would first
-    /// need a rebuild, a repair or a replay, which this leaves to ``init(library:log:projectors:batchSize:readOnly:progress:notice:)``.
-    /// It changes nothing in the library, so that a library can be opened before it is known that the command it is
-    /// opened for is valid (the command line opens it while it parses the command; see `LibraryPrefetch`).
-    public static func openIfSound(
-        library: String, log: EventLog, projectors: [any Projector], readOnly: Bool = false, notice: ((ReadModelNotice) -> Void)? = nil
-    ) throws -> ReadModel? {
+    /// A library's live generation opened as far as it can be without the library's log: its files
+    /// claimed and attached, its checkpoints read. Handed from the thread that opened them to the one
+    /// that uses them (``openIfSound(_:log:notice:)``), never shared.
+    public struct Files: @unchecked Sendable {
+        public let library: String
+        fileprivate let projectors: [any Projector]
+        fileprivate let access: ReadModelAccess
+        fileprivate let live: LiveFiles
+    }
+
+    /// Opens the live generation of `library` without its log: the longest part of opening read
+    /// models (the files' schemas, their WALs indexed), so that it can run while the log is opened.
+    /// Changes nothing in the library, whatever it finds.
+    public static func openFiles(library: String, projectors: [any Projector], readOnly: Bool = false) throws -> Files {
         let access = ReadModelAccess.probe(library, readOnly: readOnly)
-        let found = try openLive(library: library, projectors: projectors, log: log, access: access)
-        guard found.problem == nil, let opened = found.opened else { return nil }
-        return ReadModel(library: library, projectors: projectors, batchSize: defaultBatchSize, access: access, notice: notice, opened: opened)
+        return Files(
+            library: library, projectors: projectors, access: access,
+            live: try openFiles(library: library, projectors: projectors, access: access))
+    }
+
+    /// The read models `files` opened, checked against `log`, if they can be used as they are: nil when
+    /// they would first need a rebuild, a repair or a replay, which this leaves to
+    /// ``init(library:log:projectors:batchSize:readOnly:progress:notice:)``. Changes nothing in the library.
+    public static func openIfSound(_ files: Files, log: EventLog, notice: ((ReadModelNotice) -> Void)? = nil) throws -> ReadModel? {
+        let (opened, problem) = try check(files.live, projectors: files.projectors, log: log)
+        guard problem == nil, let opened else { return nil }
+        return ReadModel(
+            library: files.library, projectors: files.projectors, batchSize: defaultBatchSize, access: files.access, notice: notice,
+            opened: opened)
     }
 
     private init(

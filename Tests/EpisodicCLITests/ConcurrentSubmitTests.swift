@@ -15,6 +15,12 @@ struct ConcurrentSubmitTests {
         }.joined(separator: "\n") + "\n"
     }
 
+    /// `submit` with a lock timeout long enough for a loaded machine: each submit holds the writer lock
+    /// for its whole script (one group), and the last to get it waits for the other three, which on a
+    /// busy machine can pass the default 10 s; giving up then is a refusal to wait (75), not what these
+    /// tests are about.
+    static let submit = ["submit", "--json", "--lock-timeout", "600"]
+
     /// Waits for every child at once: each drains its own pipes, so that none stalls on a full one.
     static func finishAll(_ running: [CLI.Running]) -> [CLI.Run] {
         let runs = LockedRuns(count: running.count)
@@ -31,7 +37,7 @@ struct ConcurrentSubmitTests {
 
         // When four scripts of 1,500 commands are submitted at once
         let running = try (1...4).map { p in
-            try cli.start(["submit", "--json"], input: Self.script(podcast: "Show \(p)", episodes: 200, commands: 1_500))
+            try cli.start(Self.submit, input: Self.script(podcast: "Show \(p)", episodes: 200, commands: 1_500))
         }
         let runs = Self.finishAll(running)
 
@@ -54,7 +60,7 @@ struct ConcurrentSubmitTests {
         for round in 1...3 {
             // Given four submits running at once
             let running = try (1...4).map { p in
-                try cli.start(["submit", "--json"], input: Self.script(podcast: "Show \(p)", episodes: 100 * round, commands: 1_000))
+                try cli.start(Self.submit, input: Self.script(podcast: "Show \(p)", episodes: 100 * round, commands: 1_000))
             }
             // When two of them are killed at random moments
             for victim in running.shuffled(using: &random).prefix(2) {

@@ -27,6 +27,29 @@ struct LockTests {
         try second.write { try $0.append(Given.commit(Given.event("s"))) }
     }
 
+    @Test("a writer's pid replaces a longer one an earlier writer left in LOCK, without truncating the file")
+    func pidOverwritesLongerOne() throws {
+        // Given a LOCK file an earlier writer left holding a longer pid than this process's
+        let library = TemporaryLibrary()
+        let first = try library.create()
+        let second = try library.open(EventLog.Options(lockTimeout: .milliseconds(50)))
+        let lock = library.path + "/LOCK"
+        try Data("2147483647\n".utf8).write(to: URL(fileURLWithPath: lock))
+
+        try first.write { _ in
+            // When a second writer waits in vain, then it names this process, not the earlier one
+            let error = #expect(throws: EventLogError.self) { try second.write { _ in } }
+            guard case .locked(_, let pid, _)? = error else {
+                Issue.record("expected .locked, got \(String(describing: error))")
+                return
+            }
+            #expect(pid == getpid())
+        }
+        #expect(try String(contentsOfFile: lock, encoding: .utf8) == "\(getpid())".padding(toLength: 10, withPad: " ", startingAt: 0) + "\n")
+        #expect(WriterLock.pidRecord(2_147_483_647) == Array("2147483647\n".utf8))
+        #expect(WriterLock.pidRecord(7) == Array("7         \n".utf8))
+    }
+
     @Test("a writer that lets the lock go and asks for it again waits behind a writer that queued meanwhile")
     func writersTakeTurns() throws {
         // Given a writer holding the lock, and a second writer, in another thread, queued for it

@@ -47,11 +47,17 @@ final class WriterLock {
         if recordingPid { try poll("queue for the lock", { turnstile(file, F_WRLCK) }) }
         defer { if recordingPid { _ = turnstile(file, F_UNLCK) } }
         try poll("lock", { flock(file.descriptor, LOCK_EX | LOCK_NB) == 0 })
-        if recordingPid {
-            try? file.truncate(to: 0)
-            try? file.write(Array("\(getpid())\n".utf8), at: 0)
-        }
+        if recordingPid { try? file.write(pidRecord(getpid()), at: 0) }
         return WriterLock(file: file)
+    }
+
+    /// `pid` as the file holds it: padded with spaces to the width of the largest pid and a line break,
+    /// so that it overwrites any earlier holder's in place. Truncating the file first cost a journal
+    /// transaction on each command (a third of a millisecond on ext4), and ext4 flushes a file truncated
+    /// to zero and written again when it is closed.
+    static func pidRecord(_ pid: pid_t) -> [UInt8] {
+        let digits = String(pid)
+        return Array((digits + String(repeating: " ", count: max(0, 10 - digits.count)) + "\n").utf8)
     }
 
     /// Takes (`F_WRLCK`) or lets go (`F_UNLCK`) of the turnstile, without waiting.

@@ -94,4 +94,57 @@ struct GroupCommitTests {
             #expect(try reopened.verify().isClean)
         }
     }
+
+    @Test("a sync started on a thread of its own makes the commits durable on the writer's disk once it is finished")
+    func startedSyncIsDurable() throws {
+        // Given a library on a simulated disk (a task-local layer, which a new thread would not see by itself)
+        let library = TemporaryLibrary(inMemory: true)
+        let disk = try Self.simulated(library, seed: 4)
+        let after = library.folder + "/after-started-sync"
+        var segmentSyncs = 0
+
+        try FileSystemLayer.$current.withValue(disk) {
+            let log = try EventLog.create(at: library.path)
+            try log.write { writer in
+                // When three commits are appended unsynced, and their sync is started, then finished
+                let synced = disk.syncs[.segmentFile, default: 0]
+                for i in 1...3 { _ = try writer.appendUnsynced(Self.commit(i), blobs: [], claims: []) }
+                let sync = try writer.startSync()
+                try sync.finish()
+                try sync.finish()
+                segmentSyncs = disk.syncs[.segmentFile, default: 0] - synced
+                try disk.materialize(into: after, seed: 4)
+            }
+        }
+
+        // Then the disk saw one sync of the segment, and a power cut right after it keeps the three
+        #expect(segmentSyncs == 1)
+        #expect(try EventLog(at: after).events().map(\.json) == (1...3).map { #"{"i":\#($0)}"# })
+    }
+
+    @Test("a started sync that fails takes back the commits it covered, and says so each time it is asked")
+    func startedSyncFailure() throws {
+        // Given a library on a simulated disk with one durable commit
+        let library = TemporaryLibrary(inMemory: true)
+        let disk = try Self.simulated(library, seed: 5)
+        try FileSystemLayer.$current.withValue(disk) {
+            let log = try EventLog.create(at: library.path)
+            try log.write { try $0.append(Self.commit(1), blobs: [], claims: []) }
+
+            // When two more are appended unsynced, and the sync started for them fails
+            try log.write { writer in
+                for i in 2...3 { _ = try writer.appendUnsynced(Self.commit(i), blobs: [], claims: []) }
+                disk.failNextSync(of: .segmentFile)
+                let sync = try writer.startSync()
+                #expect(throws: EventLogError.self) { try sync.finish() }
+                #expect(throws: EventLogError.self) { try sync.finish() }
+            }
+
+            // Then the log holds the durable commit only, and goes on from it
+            #expect(log.head == LogPosition(1))
+            let next = try log.write { try $0.append(Self.commit(4), blobs: [], claims: []) }
+            #expect(next.positions.lowerBound == LogPosition(2))
+            #expect(try EventLog(at: library.path).events().map(\.json) == [1, 4].map { #"{"i":\#($0)}"# })
+        }
+    }
 }

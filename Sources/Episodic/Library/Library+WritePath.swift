@@ -6,7 +6,8 @@ extension Library {
     /// DESIGN.md's write path, the one every change takes (submit, undo, redo): take the writer lock;
     /// catch the read models up to the head (rebuilding a malformed one from the log); run `body`, which
     /// loads states and facts through the ``Workspace``, decides, stores blobs and appends through the
-    /// writer; sync what it appended unsynced; then project it.
+    /// writer; sync what it appended unsynced, and project it meanwhile, committing the projection
+    /// only once the sync returns.
     ///
     /// On a shared library, a commit a teammate's overtook (``LogStoreRace``) is decided again on the
     /// copy that now holds theirs, up to ``decisionAttempts`` times; `body` must then have appended
@@ -33,13 +34,13 @@ extension Library {
             }
             model.removeLeftovers()
             var result: Result?
+            var sync: SyncInProgress?
             var attempt = 1
             while result == nil {
                 do {
                     let kept = previous.flatMap { $0.head == store.head && $0.workspace.readModel === model ? $0.workspace : nil }
                     result = try body(writer, kept ?? Workspace(log: store, readModel: model))
-                    // What `body` appended unsynced is durable before anything is projected from it.
-                    try writer.sync()
+                    sync = try writer.startSync()
                 } catch is LogStoreRace where attempt < Self.decisionAttempts {
                     // A teammate's commit came first; the copy now holds it: decide again on it.
                     Self.pauseAfterRace(attempt)
@@ -52,10 +53,14 @@ extension Library {
                     throw error
                 }
             }
+            // What `body` appended is projected while the disk syncs it, and durable before anything
+            // projected from it is committed. A failed sync fails the change, whatever the projection did.
             do {
-                try model.catchUp(with: log)
+                try model.catchUp(with: log, beforeCommit: sync!.finish)
+                try sync!.finish()
                 return (result!, nil)
             } catch {
+                try sync!.finish()
                 recoverIfMalformed(error, model)
                 return (result!, error)
             }

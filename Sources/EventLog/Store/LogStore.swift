@@ -82,10 +82,42 @@ public protocol LogAppender {
     /// Makes every commit appended so far durable, with one fsync for all of them.
     func sync() throws
 
+    /// ``sync()`` begun: a store may run it beside the caller, which can meanwhile prepare what it
+    /// derives from the commits appended (their projection, uncommitted) but append nothing more.
+    /// ``SyncInProgress/finish()`` then answers as ``sync()`` would; until it returns, no commit
+    /// since the last sync may be reported as done, and nothing derived from them committed.
+    func startSync() throws -> SyncInProgress
+
     /// A hint that commits about to be appended will store `contents` as blobs: a store may begin
     /// writing them now, on a thread of its own, so that those appends find them ready. Content no
     /// commit stores is not kept.
     func stage(_ contents: [[UInt8]])
+}
+
+extension LogAppender {
+    /// A store whose sync cannot run beside its caller syncs now.
+    public func startSync() throws -> SyncInProgress {
+        try sync()
+        return SyncInProgress {}
+    }
+}
+
+/// A sync under way (``LogAppender/startSync()``).
+public final class SyncInProgress {
+    private var wait: (() throws -> Void)?
+    private var failure: (any Error)?
+
+    init(_ wait: @escaping () throws -> Void) { self.wait = wait }
+
+    /// Waits for the sync, the first time; from then on, answers at once. Throws the sync's error,
+    /// every time it is asked: commits it did not make durable are not acknowledged.
+    public func finish() throws {
+        if let wait {
+            self.wait = nil
+            do { try wait() } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
 }
 
 extension EventLog: LogStore {
@@ -123,6 +155,14 @@ extension LogWriter: LogAppender {
     public func sync() throws {
         precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
         try log.syncAppended()
+    }
+
+    /// The fsync runs on a thread of its own; the log is settled (its index saved, or the frames
+    /// taken back) by ``SyncInProgress/finish()``, on the writer's thread.
+    public func startSync() throws -> SyncInProgress {
+        precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
+        let started = log.startSyncAppended()
+        return SyncInProgress { [log] in try log.finishSyncAppended(started) }
     }
 
     /// Stages `contents` on a thread of its own (``BlobStaging``); their staged files are removed when

@@ -7,7 +7,8 @@ import Glibc
 /// A file descriptor with the few system calls the log needs, each turning errno into a typed error.
 ///
 /// Not buffered: every call is one system call, so the caller decides what reaches the disk and when.
-final class File {
+/// Immutable, so that a thread of its own can sync it (``BackgroundSync``).
+final class File: Sendable {
     let descriptor: Int32
     let path: String
 

@@ -18,13 +18,15 @@ extension ReadModel {
     /// Each transaction also records the identity of the event its checkpoint moves to. Progress is told
     /// after each round of reading (at most `batchSize` events on each core); a transaction holds the
     /// rows of about `entitiesPerTransaction` entities at most. `stored` is the checkpoints as the
-    /// caller knows them under the writer lock; nil reads them.
+    /// caller knows them under the writer lock; nil reads them. `beforeCommit` runs once, inside the
+    /// first transaction, just before it commits.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil,
         stored: [String: Checkpoints.Row]? = nil, batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction,
-        progress: ((RebuildProgress) -> Void)?
+        beforeCommit: (() throws -> Void)? = nil, progress: ((RebuildProgress) -> Void)?
     ) throws -> CaughtUp {
+        var beforeCommit = beforeCommit
         let head = min(end ?? log.head, log.head)
         let stored = try stored ?? database.read(Checkpoints.all)
         var reached = stored
@@ -58,6 +60,8 @@ extension ReadModel {
                 try database.write { db in
                     for prepared in writes { try prepared.write(db) }
                     try Checkpoints.advance(group.map(\.name), to: plan.end.rawValue, identity: identity, in: db)
+                    try beforeCommit?()
+                    beforeCommit = nil
                 }
                 for projector in group {
                     reached[projector.name]?.checkpoint = plan.end.rawValue

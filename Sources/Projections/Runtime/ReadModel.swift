@@ -159,25 +159,34 @@ public final class ReadModel {
     /// `EventLog.withWriterLock` (`asWriter` false: a reader keeping the read models in step). A read
     /// model that stands on other events than the log's is rebuilt first. One ahead of the log is
     /// rebuilt by a writer only; a reader answers from a temporary replay and leaves it as it is.
-    /// Returns how many events were applied.
+    /// `beforeCommit` runs once, before anything is committed (or rebuilt): the write path waits there
+    /// for the fsync of the events it projects, so that no read model records an event before the log
+    /// holds it durably, and a failure there commits nothing. Returns how many events were applied.
     @discardableResult
-    public func catchUp(with log: EventLog, asWriter: Bool = true, progress: ((RebuildProgress) -> Void)? = nil) throws -> UInt64 {
+    public func catchUp(
+        with log: EventLog, asWriter: Bool = true, beforeCommit: (() throws -> Void)? = nil,
+        progress: ((RebuildProgress) -> Void)? = nil
+    ) throws -> UInt64 {
         if asWriter, let ahead = aheadOfLog {
+            try beforeCommit?()
             try replace(because: ahead.problem, of: ahead.live, log: log, lockHeld: true, progress: progress)
             aheadOfLog = nil
             return log.head.rawValue
         }
         guard !isTemporary else {
-            return try Self.catchUp(database, projectors: projectors, log: log, batchSize: batchSize, progress: progress).applied
+            return try Self.catchUp(
+                database, projectors: projectors, log: log, batchSize: batchSize, beforeCommit: beforeCommit, progress: progress
+            ).applied
         }
         try reopenIfSwapped()
         if let known = try opened.knownCheckpoints?.stillTrue(of: log) {
-            return try catchUp(from: known, with: log, progress: progress)
+            return try catchUp(from: known, with: log, beforeCommit: beforeCommit, progress: progress)
         }
         let stored = try database.read { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
         guard let problem = try Self.mismatch(stored, log: log) else {
-            return try catchUp(from: stored, with: log, progress: progress)
+            return try catchUp(from: stored, with: log, beforeCommit: beforeCommit, progress: progress)
         }
+        try beforeCommit?()
         if case .ahead = problem, !asWriter {
             let live = opened
             opened = try Self.temporary(
@@ -192,9 +201,14 @@ public final class ReadModel {
 
     /// Brings the live generation from `stored`, its checkpoints known to stand on the log, to the log's
     /// head; remembers where they then stand.
-    private func catchUp(from stored: [String: Checkpoints.Row], with log: EventLog, progress: ((RebuildProgress) -> Void)?) throws -> UInt64 {
+    private func catchUp(
+        from stored: [String: Checkpoints.Row], with log: EventLog, beforeCommit: (() throws -> Void)?,
+        progress: ((RebuildProgress) -> Void)?
+    ) throws -> UInt64 {
         opened.knownCheckpoints = nil
-        let caughtUp = try Self.catchUp(database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, progress: progress)
+        let caughtUp = try Self.catchUp(
+            database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, beforeCommit: beforeCommit,
+            progress: progress)
         opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, hold: log.writerLockHold)
         if caughtUp.applied > 0 { foldLargeWALs() }
         return caughtUp.applied

@@ -7,9 +7,44 @@ import Testing
 
 @testable import Projections
 
-/// Work a command does ahead of its write: its projection made while the log syncs it.
+#if canImport(GRDBSQLite)
+import GRDBSQLite
+#else
+import SQLite3
+#endif
+
+/// Work a command does ahead of its write: statements prepared while it is decided, its projection
+/// made while the log syncs it.
 @Suite("Ahead of the write")
 struct AheadOfTheWriteTests {
+    @Test("a connection whose projectors' statements were prepared ahead compiles none of its own for their writes, whatever the events")
+    func writesFindTheirStatementsPrepared() throws {
+        // Given a library with read models, opened ahead and their statements prepared
+        let studio = try StudioLibrary()
+        for command in CommandPool.setup { try studio.must(command) }
+        let first = try studio.openReadModel()
+        try studio.log.write { _ in try first.catchUp(with: studio.log) }
+        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
+        files.prepareStatements()
+        let model = try #require(try ReadModel.openIfSound(files, log: studio.log))
+        let prepared = try Self.statements(of: model)
+
+        // When commands of every kind are run and projected, a few at a time
+        var random = SplitMix64(seed: 18)
+        for index in 0..<300 {
+            let choice = Int(random.next() % UInt64(Int32.max))
+            try studio.run(choice % 3 == 0 ? CommandPool.command(from: choice / 3) : ProductionPool.command(from: choice / 3, in: studio.domain))
+            if index % 3 == 2 { try studio.log.write { _ in try model.catchUp(with: studio.log) } }
+        }
+        try studio.log.write { _ in try model.catchUp(with: studio.log) }
+
+        // Then every statement the writes keep was prepared ahead, but FTS5's own, on its index's tables
+        let compiled = try Self.statements(of: model).subtracting(prepared).filter { !Self.isFTS5Internal($0) }
+        #expect(compiled.isEmpty, "compiled by the writes: \(compiled.sorted())")
+        #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
+        #expect(studio.log.head.rawValue > 30)
+    }
+
     @Test("a catch-up commits nothing before its beforeCommit returns, and nothing at all when it throws")
     func beforeCommitComesFirst() throws {
         // Given read models at the head of a log, and two more commands appended
@@ -46,5 +81,23 @@ struct AheadOfTheWriteTests {
         #expect(calls == 2)
         #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
         #expect(try model.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes WHERE title IN ('Seventh', 'Eighth')") } == 2)
+    }
+
+    /// The SQL of every statement the connection keeps prepared.
+    static func statements(of model: ReadModel) throws -> Set<String> {
+        try model.database.writeWithoutTransaction { db in
+            var found = Set<String>()
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while let current = statement {
+                if let sql = sqlite3_sql(current) { found.insert(String(cString: sql)) }
+                statement = sqlite3_next_stmt(db.sqliteConnection, current)
+            }
+            return found
+        }
+    }
+
+    /// A statement FTS5 prepares itself on the search index's shadow tables, which no projector names.
+    static func isFTS5Internal(_ sql: String) -> Bool {
+        sql.contains("'search_episodes_")
     }
 }

@@ -16,7 +16,9 @@ protocol LibraryFilesCommand: ParsableCommand {}
 /// nothing from the parse but the library's path. So before parsing, the command line's words are read
 /// for that path (`--library`, else the environment, as ``GlobalOptions`` finds it), and the read models'
 /// files are opened on another core, while this one parses the command and then opens the log;
-/// ``Session/library()`` checks them against the log and takes them.
+/// ``Session/library()`` checks them against the log and takes them. Once they are taken, the thread
+/// goes on preparing the statements of the projectors' writes on their connection, while the command
+/// is decided, so that its write finds them compiled.
 ///
 /// The words are only a guess at what the parse will find, and the command may turn out to be invalid,
 /// so opening ahead changes nothing in the library (`Library.openReadModelFiles(at:)`), and files that need a
@@ -28,9 +30,13 @@ final class LibraryPrefetch: @unchecked Sendable {
     /// The library whose read models are being opened, as ``GlobalOptions/libraryPath`` names it.
     let path: String
     private let opened = DispatchSemaphore(value: 0)
+    /// Signalled once the thread has ended: after `opened`, it prepares the statements of the
+    /// projectors' writes on the files' connection, while the command is decided.
+    private let ended = DispatchSemaphore(value: 0)
     /// Set by the opening thread before it signals `opened`; read only once `opened` was waited for.
     private var files: Library.ReadModelFiles?
     private var finished = false
+    private var joined = false
 
     /// Starts opening the read models of the library that `arguments` (without the program's name)
     /// name, if they name a command that opens one through a session (``opensLibrary(_:root:)``,
@@ -40,9 +46,14 @@ final class LibraryPrefetch: @unchecked Sendable {
         guard let path = Self.libraryPath(arguments) else { return nil }
         self.path = path
         Thread.detachNewThread { [self] in
-            defer { opened.signal() }
-            guard Self.opensLibrary(arguments, root: root) else { return }
-            files = try? Library.openReadModelFiles(at: path)
+            defer { ended.signal() }
+            guard Self.opensLibrary(arguments, root: root), let files = try? Library.openReadModelFiles(at: path) else {
+                opened.signal()
+                return
+            }
+            self.files = files
+            opened.signal()
+            files.prepareStatements()
         }
     }
 
@@ -62,6 +73,15 @@ final class LibraryPrefetch: @unchecked Sendable {
             finished = true
         }
         return files
+    }
+
+    /// Waits until the thread has ended.
+    func join() {
+        wait()
+        if !joined {
+            ended.wait()
+            joined = true
+        }
     }
 
     /// The words that ask for something other than running a command: help, the version, completions.
@@ -112,6 +132,6 @@ extension LibraryPrefetch {
     /// Waits for the process's opening to end, so that the process never exits while it runs: call it
     /// before exiting. Files no one took stay open until the process exits.
     static func finish() {
-        current?.wait()
+        current?.join()
     }
 }

@@ -46,16 +46,11 @@ public struct EpisodeDetailProjector: Projector {
         for (id, json) in zip(ids, json) {
             let change = changes.episodes[id]!
             guard let episode = change.state.live, let json else {
-                try db.cachedStatement(sql: "DELETE FROM episode_details WHERE id = ?").execute(arguments: [id.description])
+                try db.cachedStatement(sql: WriteSQL.delete).execute(arguments: [id.description])
                 continue
             }
             // Bound by position: a replay inserts a row per live episode (see `StatementBindings`).
-            let row = StatementBindings(try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO episode_details (id, podcast_id, title, number, description, publish_date,
-                    created_at, updated_at, thumbnail_settings, thumbnail_text, transcript, subtitles, background,
-                    overlay, thumbnail, transcript_warnings)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """))
+            let row = StatementBindings(try db.cachedStatement(sql: WriteSQL.put))
             row.bind(1, id.description)
             row.bind(2, episode.podcastID.description)
             row.bind(3, episode.title)
@@ -75,6 +70,21 @@ public struct EpisodeDetailProjector: Projector {
             try row.run()
         }
     }
+}
+
+extension EpisodeDetailProjector {
+    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    enum WriteSQL {
+        static let delete = "DELETE FROM episode_details WHERE id = ?"
+        static let put = """
+            INSERT OR REPLACE INTO episode_details (id, podcast_id, title, number, description, publish_date,
+                created_at, updated_at, thumbnail_settings, thumbnail_text, transcript, subtitles, background,
+                overlay, thumbnail, transcript_warnings)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+    }
+
+    public var statements: [String] { [WriteSQL.delete, WriteSQL.put] }
 }
 
 /// An episode's JSON columns.

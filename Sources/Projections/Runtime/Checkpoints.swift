@@ -91,9 +91,13 @@ enum Checkpoints {
     /// Moves the checkpoints of the projectors `names`, each in its own file.
     static func advance(_ names: [String], to checkpoint: UInt64, identity: EventIdentity?, in db: Database) throws {
         for name in names {
-            try db.execute(
-                sql: "UPDATE \(ReadModel.schema(name)).projections SET checkpoint = ?, event_identity = ? WHERE name = ?",
-                arguments: [Int64(checkpoint), identity?.rawValue, name])
+            try db.cachedStatement(sql: advanceSQL(name)).execute(arguments: [Int64(checkpoint), identity?.rawValue, name])
         }
+    }
+
+    /// The SQL that moves projector `name`'s checkpoint, in its own file: one of the statements a
+    /// connection prepares ahead of a write (``ReadModel/Files/prepareStatements()``).
+    static func advanceSQL(_ name: String) -> String {
+        "UPDATE \(ReadModel.schema(name)).projections SET checkpoint = ?, event_identity = ? WHERE name = ?"
     }
 }

@@ -108,12 +108,27 @@ public final class ReadModel {
 
     /// A library's live generation opened as far as it can be without the library's log: its files
     /// claimed and attached, its checkpoints read. Handed from the thread that opened them to the one
-    /// that uses them (``openIfSound(_:log:notice:)``), never shared.
+    /// that uses them (``openIfSound(_:log:notice:)``); the first may go on using their connection
+    /// (a `DatabaseQueue`, which serializes them) only through ``prepareStatements()``.
     public struct Files: @unchecked Sendable {
         public let library: String
         fileprivate let projectors: [any Projector]
         fileprivate let access: ReadModelAccess
         fileprivate let live: LiveFiles
+
+        /// Prepares, on the files' connection, the SQL the projectors' writes run (``Projector/statements``)
+        /// and the moves of their checkpoints, one statement at a time, so that a thread using the read
+        /// models meanwhile waits for one at most. For the thread that opened the files ahead of a command,
+        /// once it has handed them over: the command's write then finds its statements compiled. A
+        /// statement that cannot be prepared is left for the write that runs it, which reports why.
+        public func prepareStatements() {
+            guard let database = live.opened?.database, case .readWrite = access else { return }
+            for projector in projectors {
+                for sql in projector.statements + [Checkpoints.advanceSQL(projector.name)] {
+                    _ = try? database.writeWithoutTransaction { db in try db.cachedStatement(sql: sql) }
+                }
+            }
+        }
     }
 
     /// Opens the live generation of `library` without its log: the longest part of opening read

@@ -40,31 +40,43 @@ struct SearchDocument: Equatable {
 
     /// Episode `id`'s document, if it has one.
     static func stored(_ id: String, in db: Database) throws -> SearchDocument? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM search_documents WHERE id = ?"), arguments: [id]).map(Self.init)
+        try Row.fetchOne(db.cachedStatement(sql: WriteSQL.stored), arguments: [id]).map(Self.init)
     }
 
     /// Writes its row of `search_documents`.
     func save(in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO search_documents (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (id) DO UPDATE SET podcast_id = excluded.podcast_id, title = excluded.title,
-                description = excluded.description, transcript_sha256 = excluded.transcript_sha256,
-                transcript_bytes = excluded.transcript_bytes
-            """).execute(arguments: [doc, id, podcastID, title, description, transcript?.sha256, transcript?.byteCount])
+        try db.cachedStatement(sql: WriteSQL.save).execute(arguments: [doc, id, podcastID, title, description, transcript?.sha256, transcript?.byteCount])
     }
 
     /// Adds its words to the index, `transcript` being its transcript's text.
     func index(transcript: String?, in db: Database) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO search_episodes (rowid, id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [doc, id, podcastID, title, description, transcript])
+        try db.cachedStatement(sql: WriteSQL.index).execute(arguments: [doc, id, podcastID, title, description, transcript])
     }
 
     /// Removes its words from the index, `transcript` being the text it was indexed with.
     func unindex(transcript: String?, in db: Database) throws {
-        try db.cachedStatement(sql: """
+        try db.cachedStatement(sql: WriteSQL.unindex).execute(arguments: [doc, id, podcastID, title, description, transcript])
+    }
+}
+
+extension SearchDocument {
+    /// The SQL of its reads and writes, prepared once per connection (``Projector/statements``).
+    enum WriteSQL {
+        static let stored = "SELECT \(columns) FROM search_documents WHERE id = ?"
+        static let save = """
+            INSERT INTO search_documents (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET podcast_id = excluded.podcast_id, title = excluded.title,
+                description = excluded.description, transcript_sha256 = excluded.transcript_sha256,
+                transcript_bytes = excluded.transcript_bytes
+            """
+        static let index = """
+            INSERT INTO search_episodes (rowid, id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?, ?)
+            """
+        static let unindex = """
             INSERT INTO search_episodes (search_episodes, rowid, id, podcast_id, title, description, transcript)
             VALUES ('delete', ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [doc, id, podcastID, title, description, transcript])
+            """
     }
+
+    static let statements = [WriteSQL.stored, WriteSQL.save, WriteSQL.index, WriteSQL.unindex]
 }

@@ -39,12 +39,9 @@ public struct SearchProjector: Projector {
     public func write(_ changes: EntityChanges, to db: Database) throws {
         for (id, change) in changes.podcasts {
             if let podcast = change.state.live {
-                try db.cachedStatement(sql: """
-                    INSERT INTO search_podcasts (id, name) VALUES (?, ?)
-                    ON CONFLICT (id) DO UPDATE SET name = excluded.name
-                    """).execute(arguments: [id.description, podcast.name])
+                try db.cachedStatement(sql: WriteSQL.putPodcast).execute(arguments: [id.description, podcast.name])
             } else {
-                try db.cachedStatement(sql: "DELETE FROM search_podcasts WHERE id = ?").execute(arguments: [id.description])
+                try db.cachedStatement(sql: WriteSQL.deletePodcast).execute(arguments: [id.description])
             }
         }
         var index = IndexWrite(db: db, blobs: blobs)
@@ -61,7 +58,27 @@ public struct SearchProjector: Projector {
 
     /// The number of a document indexed for the first time: one more than the highest (see search.sql).
     static func nextDocumentNumber(in db: Database) throws -> Int64 {
-        try Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(doc), 0) + 1 FROM search_documents"))!
+        try Int64.fetchOne(db.cachedStatement(sql: WriteSQL.nextDocumentNumber))!
+    }
+}
+
+extension SearchProjector {
+    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    enum WriteSQL {
+        static let putPodcast = """
+            INSERT INTO search_podcasts (id, name) VALUES (?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name
+            """
+        static let deletePodcast = "DELETE FROM search_podcasts WHERE id = ?"
+        static let nextDocumentNumber = "SELECT coalesce(max(doc), 0) + 1 FROM search_documents"
+        static let deleteDocument = "DELETE FROM search_documents WHERE id = ?"
+        static let keepProblem = "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)"
+        static let forgetProblem = "DELETE FROM search_problems WHERE id = ?"
+    }
+
+    public var statements: [String] {
+        [WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.nextDocumentNumber, WriteSQL.deleteDocument, WriteSQL.keepProblem, WriteSQL.forgetProblem]
+            + SearchDocument.statements
     }
 }
 
@@ -87,7 +104,7 @@ private struct IndexWrite {
         if let stored, stored.transcript?.sha256 == episode.transcript?.sha256 {
             // The indexed transcript is the current one (or there is none): only light fields can differ.
             // A problem left from a transcript since cleared is resolved.
-            try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
             guard stored.title != episode.title || stored.description != episode.description else { return }
             var document = stored
             document.title = episode.title
@@ -116,10 +133,9 @@ private struct IndexWrite {
         if !isStale { try document.index(transcript: text, in: db) }
 
         if let problem, let ref = episode.transcript {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)")
-                .execute(arguments: [id, ref.sha256, problem])
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.keepProblem).execute(arguments: [id, ref.sha256, problem])
         } else {
-            try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [id])
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
         }
     }
 
@@ -128,9 +144,9 @@ private struct IndexWrite {
         let key = id.description
         if let stored = try SearchDocument.stored(key, in: db) {
             _ = try unindex(stored)
-            try db.cachedStatement(sql: "DELETE FROM search_documents WHERE id = ?").execute(arguments: [key])
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.deleteDocument).execute(arguments: [key])
         }
-        try db.cachedStatement(sql: "DELETE FROM search_problems WHERE id = ?").execute(arguments: [key])
+        try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [key])
     }
 
     /// Removes `document`'s words from the index. Returns the transcript text they came from (`.some(nil)`

@@ -29,10 +29,7 @@ public struct SidebarProjector: Projector {
         for (id, change) in changes.episodes {
             // Episodes never change podcast: one whose podcast is recounted needs no difference.
             guard let podcast = change.state.existing?.podcastID, !recount.contains(podcast) else { continue }
-            if let row = try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT has_transcript, has_thumbnail FROM sidebar_episodes WHERE id = ?"),
-                arguments: [id.description])
-            {
+            if let row = try Row.fetchOne(db.cachedStatement(sql: WriteSQL.episodeFlags), arguments: [id.description]) {
                 differences.add(podcast, -1, hasTranscript: row[0], hasThumbnail: row[1])
             }
             if let episode = change.state.live {
@@ -41,25 +38,20 @@ public struct SidebarProjector: Projector {
         }
         for (id, change) in changes.podcasts {
             if let podcast = change.state.live {
-                try db.cachedStatement(sql: """
-                    INSERT INTO sidebar_podcasts (id, name, description, created_at, artwork_sha256, artwork_bytes)
-                    VALUES (?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
-                        artwork_sha256 = excluded.artwork_sha256, artwork_bytes = excluded.artwork_bytes
-                    """).execute(arguments: [
-                        id.description, podcast.name, podcast.description, podcast.createdAt.rawValue,
-                        podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
-                    ])
+                try db.cachedStatement(sql: WriteSQL.putPodcast).execute(arguments: [
+                    id.description, podcast.name, podcast.description, podcast.createdAt.rawValue,
+                    podcast.artwork?.blob.sha256, podcast.artwork?.blob.byteCount,
+                ])
                 try Self.forgetDeleted(id.description, in: db)
             } else {
-                try db.cachedStatement(sql: "DELETE FROM sidebar_podcasts WHERE id = ?").execute(arguments: [id.description])
+                try db.cachedStatement(sql: WriteSQL.deletePodcast).execute(arguments: [id.description])
                 if let podcast = change.state.existing {
                     try Self.keepDeleted(id.description, kind: "podcast", podcast: nil, number: nil, label: podcast.name, in: db)
                 }
             }
         }
         for (id, change) in changes.episodes where change.state.live == nil {
-            try db.cachedStatement(sql: "DELETE FROM sidebar_episodes WHERE id = ?").execute(arguments: [id.description])
+            try db.cachedStatement(sql: WriteSQL.deleteEpisode).execute(arguments: [id.description])
             if let episode = change.state.existing {
                 try Self.keepDeleted(
                     id.description, kind: "episode", podcast: episode.podcastID.description, number: episode.number,
@@ -70,11 +62,7 @@ public struct SidebarProjector: Projector {
             let change = changes.episodes[id]!
             let episode = change.state.live!
             // Bound by position: a replay inserts a row per live episode (see `StatementBindings`).
-            let row = StatementBindings(try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
-                    created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """))
+            let row = StatementBindings(try db.cachedStatement(sql: WriteSQL.putEpisode))
             row.bind(1, id.description)
             row.bind(2, episode.podcastID.description)
             row.bind(3, episode.title)
@@ -93,21 +81,59 @@ public struct SidebarProjector: Projector {
             try Self.forgetDeleted(id.description, in: db)
         }
         for podcast in recount {
-            try db.cachedStatement(sql: """
-                UPDATE sidebar_podcasts SET
-                    episode_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1),
-                    missing_transcript_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_transcript = 0),
-                    missing_thumbnail_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_thumbnail = 0)
-                WHERE id = ?1
-                """).execute(arguments: [podcast.description])
+            try db.cachedStatement(sql: WriteSQL.recount).execute(arguments: [podcast.description])
         }
         for (podcast, difference) in differences.byPodcast where difference != .zero {
-            try db.cachedStatement(sql: """
-                UPDATE sidebar_podcasts SET episode_count = episode_count + ?, missing_transcript_count = missing_transcript_count + ?,
-                    missing_thumbnail_count = missing_thumbnail_count + ?
-                WHERE id = ?
-                """).execute(arguments: [difference.episodes, difference.missingTranscripts, difference.missingThumbnails, podcast.description])
+            try db.cachedStatement(sql: WriteSQL.addDifference).execute(arguments: [
+                difference.episodes, difference.missingTranscripts, difference.missingThumbnails, podcast.description,
+            ])
         }
+    }
+}
+
+extension SidebarProjector {
+    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    enum WriteSQL {
+        /// An episode row's flags, to count its podcast's difference.
+        static let episodeFlags = "SELECT has_transcript, has_thumbnail FROM sidebar_episodes WHERE id = ?"
+        /// A podcast's row, its counts kept.
+        static let putPodcast = """
+            INSERT INTO sidebar_podcasts (id, name, description, created_at, artwork_sha256, artwork_bytes)
+            VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description,
+                artwork_sha256 = excluded.artwork_sha256, artwork_bytes = excluded.artwork_bytes
+            """
+        static let deletePodcast = "DELETE FROM sidebar_podcasts WHERE id = ?"
+        static let deleteEpisode = "DELETE FROM sidebar_episodes WHERE id = ?"
+        /// An episode's row, bound by position (see `StatementBindings`).
+        static let putEpisode = """
+            INSERT OR REPLACE INTO sidebar_episodes (id, podcast_id, title, title_folded, number, publish_date,
+                created_at, updated_at, has_transcript, has_srt, srt_outdated, has_thumbnail, thumbnail_outdated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        /// A podcast's counts, from its episode rows.
+        static let recount = """
+            UPDATE sidebar_podcasts SET
+                episode_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1),
+                missing_transcript_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_transcript = 0),
+                missing_thumbnail_count = (SELECT COUNT(*) FROM sidebar_episodes WHERE podcast_id = ?1 AND has_thumbnail = 0)
+            WHERE id = ?1
+            """
+        /// A podcast's counts, moved by what a write changed in its episode rows.
+        static let addDifference = """
+            UPDATE sidebar_podcasts SET episode_count = episode_count + ?, missing_transcript_count = missing_transcript_count + ?,
+                missing_thumbnail_count = missing_thumbnail_count + ?
+            WHERE id = ?
+            """
+        static let keepDeleted = "INSERT OR REPLACE INTO sidebar_deleted (id, kind, podcast_id, number, label) VALUES (?, ?, ?, ?, ?)"
+        static let forgetDeleted = "DELETE FROM sidebar_deleted WHERE id = ?"
+    }
+
+    public var statements: [String] {
+        [
+            WriteSQL.episodeFlags, WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.deleteEpisode, WriteSQL.putEpisode, WriteSQL.recount,
+            WriteSQL.addDifference, WriteSQL.keepDeleted, WriteSQL.forgetDeleted,
+        ]
     }
 }
 
@@ -132,12 +158,11 @@ struct CountDifferences {
 
 extension SidebarProjector {
     private static func keepDeleted(_ id: String, kind: String, podcast: String?, number: Int?, label: String, in db: Database) throws {
-        try db.cachedStatement(sql: "INSERT OR REPLACE INTO sidebar_deleted (id, kind, podcast_id, number, label) VALUES (?, ?, ?, ?, ?)")
-            .execute(arguments: [id, kind, podcast, number, label])
+        try db.cachedStatement(sql: WriteSQL.keepDeleted).execute(arguments: [id, kind, podcast, number, label])
     }
 
     private static func forgetDeleted(_ id: String, in db: Database) throws {
-        try db.cachedStatement(sql: "DELETE FROM sidebar_deleted WHERE id = ?").execute(arguments: [id])
+        try db.cachedStatement(sql: WriteSQL.forgetDeleted).execute(arguments: [id])
     }
 
     /// The live episodes of `changes`, in the order of `sidebar_episodes` (podcast, then number), so that a

@@ -8,7 +8,7 @@ extension ReadModel {
     static func openLive(
         library: String, projectors: [any Projector], log: EventLog, access: ReadModelAccess
     ) throws -> (opened: Opened?, problem: Problem?) {
-        try check(openFiles(library: library, projectors: projectors, access: access), projectors: projectors, log: log)
+        try check(liveFiles(library: library, projectors: projectors, access: access), projectors: projectors, log: log)
     }
 
     /// The live generation as opened without the log: its files claimed and attached, its checkpoints
@@ -20,7 +20,7 @@ extension ReadModel {
     }
 
     /// The first half of ``openLive(library:projectors:log:access:)``, which needs nothing from the log.
-    static func openFiles(library: String, projectors: [any Projector], access: ReadModelAccess) throws -> LiveFiles {
+    static func liveFiles(library: String, projectors: [any Projector], access: ReadModelAccess) throws -> LiveFiles {
         func withProblem(_ problem: Problem, _ opened: Opened? = nil) -> LiveFiles { LiveFiles(opened: opened, problem: problem) }
         let link = LiveLink(library: library)
         var found: (generation: Generation, claims: [GenerationClaim], connection: ManifestConnection)?

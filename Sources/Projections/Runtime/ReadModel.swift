@@ -138,7 +138,7 @@ public final class ReadModel {
         let access = ReadModelAccess.probe(library, readOnly: readOnly)
         return Files(
             library: library, projectors: projectors, access: access,
-            live: try openFiles(library: library, projectors: projectors, access: access))
+            live: try liveFiles(library: library, projectors: projectors, access: access))
     }
 
     /// The read models `files` opened, checked against `log`, if they can be used as they are: nil when

@@ -8,7 +8,7 @@ struct EntityFieldReader<Entity>: Sendable {
     let differs: @Sendable (Entity, Entity) -> Bool
     let text: @Sendable (Entity) -> String
 
-    init<Value: Equatable>(_ field: EntityField, _ value: @escaping @Sendable (Entity) -> Value, _ text: @escaping @Sendable (Value) -> String) {
+    init<Value: Equatable & SendableMetatype>(_ field: EntityField, _ value: @escaping @Sendable (Entity) -> Value, _ text: @escaping @Sendable (Value) -> String) {
         self.field = field
         differs = { value($0) != value($1) }
         self.text = { text(value($0)) }

@@ -133,7 +133,7 @@ package struct EventCase: Sendable {
 }
 
 /// A way of reading a payload's bytes into its type: the event codec's JSON decoder.
-package protocol PayloadDecoding {
+package protocol PayloadDecoding: SendableMetatype {
     static func decode<Value: Decodable>(_ type: Value.Type, from bytes: UnsafeRawBufferPointer) throws -> Value
 }
 

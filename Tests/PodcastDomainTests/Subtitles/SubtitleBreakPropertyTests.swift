@@ -56,7 +56,8 @@ struct SubtitleBreakPropertyTests {
         SubtitleInvariants.check(subtitles)
 
         // When its lines and cue breaks are measured as srt-metrics.py measures them
-        let innerLineEnds = subtitles.cues.flatMap { $0.lines.dropLast() }.map { line in
+        let innerLines: [String] = subtitles.cues.flatMap { $0.lines.dropLast() }
+        let innerLineEnds = innerLines.map { line in
             (line.split(separator: " ").last.map(String.init) ?? "").lowercased().trimmingCharacters(in: .init(charactersIn: ",.;:!?"))
         }
         let weak = innerLineEnds.filter { WordTraits.weakWordList.contains($0) }.count

@@ -56,8 +56,7 @@ final class WriterLock {
     /// transaction on each command (a third of a millisecond on ext4), and ext4 flushes a file truncated
     /// to zero and written again when it is closed.
     static func pidRecord(_ pid: pid_t) -> [UInt8] {
-        let digits = String(pid)
-        return Array((digits + String(repeating: " ", count: max(0, 10 - digits.count)) + "\n").utf8)
+        Array((String(pid).padding(toLength: 10, withPad: " ", startingAt: 0) + "\n").utf8)
     }
 
     /// Takes (`F_WRLCK`) or lets go (`F_UNLCK`) of the turnstile, without waiting.

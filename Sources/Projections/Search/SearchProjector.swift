@@ -77,8 +77,10 @@ extension SearchProjector {
     }
 
     public var statements: [String] {
-        [WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.nextDocumentNumber, WriteSQL.deleteDocument, WriteSQL.keepProblem, WriteSQL.forgetProblem]
-            + SearchDocument.statements
+        [
+            WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.nextDocumentNumber, WriteSQL.deleteDocument,
+            WriteSQL.keepProblem, WriteSQL.forgetProblem,
+        ] + SearchDocument.statements
     }
 }
 
@@ -187,9 +189,8 @@ private struct IndexWrite {
         for (document, problem) in unreadable {
             try db.execute(
                 sql: "UPDATE search_documents SET transcript_sha256 = NULL, transcript_bytes = NULL WHERE id = ?", arguments: [document.id])
-            try db.execute(
-                sql: "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)",
-                arguments: [document.id, document.transcript?.sha256, problem])
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.keepProblem)
+                .execute(arguments: [document.id, document.transcript?.sha256, problem])
         }
         isStale = false
     }

@@ -45,6 +45,32 @@ struct AheadOfTheWriteTests {
         #expect(studio.log.head.rawValue > 30)
     }
 
+    @Test("a writer's reads leave the statements it prepared ahead compiled")
+    func readsKeepPreparedStatements() throws {
+        // Given read models opened ahead, their statements prepared, at the head of a log
+        let studio = try StudioLibrary()
+        try studio.must(Scene.createShow())
+        let first = try studio.openReadModel()
+        try studio.log.write { _ in try first.catchUp(with: studio.log) }
+        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
+        files.prepareStatements()
+        let model = try #require(try ReadModel.openIfSound(files, log: studio.log))
+
+        // When the write path's lookups run between catch-ups, as a command's decision makes them
+        for n in 1...5 {
+            #expect(try model.podcastNames() == [Scene.show: "Merge Conflict"])
+            #expect(try model.episode(number: n, in: Scene.show) == nil)
+            try studio.must(Scene.createEpisode(n, "Episode \(n)", number: n))
+            try studio.log.write { _ in try model.catchUp(with: studio.log) }
+            #expect(try model.episode(number: n, in: Scene.show) == Scene.episode(n))
+        }
+
+        // Then SQLite compiled none of the statements again: a read had marked the connection read-only
+        // and back (`PRAGMA query_only`), expiring every statement it had prepared
+        #expect(Self.recompilations(of: model) == 0)
+        #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
+    }
+
     @Test("a catch-up commits nothing before its beforeCommit returns, and nothing at all when it throws")
     func beforeCommitComesFirst() throws {
         // Given read models at the head of a log, and two more commands appended
@@ -93,6 +119,19 @@ struct AheadOfTheWriteTests {
                 statement = sqlite3_next_stmt(db.sqliteConnection, current)
             }
             return found
+        }
+    }
+
+    /// How many times SQLite compiled again a statement the connection keeps prepared.
+    static func recompilations(of model: ReadModel) -> Int32 {
+        model.database.writeWithoutTransaction { db in
+            var count: Int32 = 0
+            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
+            while let current = statement {
+                count += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
+                statement = sqlite3_next_stmt(db.sqliteConnection, current)
+            }
+            return count
         }
     }
 

@@ -40,7 +40,7 @@ extension Generation {
     static func read(_ manifest: String, access: ReadModel.ConnectionAccess) throws -> Generation {
         let queue = try DatabaseQueue(path: ReadModel.connectionPath(manifest, access: access), configuration: ReadModel.readOnlyConfiguration)
         defer { try? queue.close() }
-        return try queue.read { try read(manifest, from: $0) }
+        return try queue.readKeepingStatements { try read(manifest, from: $0) }
     }
 
     /// Reads the manifest at `manifest` through `db`, a connection whose main database it is.

@@ -8,7 +8,7 @@ import PodcastDomain
 extension ReadModel {
     /// Every live podcast's name.
     public func podcastNames() throws -> [PodcastID: String] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             var names: [PodcastID: String] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM sidebar_podcasts")
             while let row = try rows.next() { names[try Decode.id(row[0])] = row[1] }
@@ -18,7 +18,7 @@ extension ReadModel {
 
     /// The live episode of `podcast` numbered `number`, if any.
     public func episode(number: Int, in podcast: PodcastID) throws -> EpisodeID? {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try String.fetchOne(
                 db, sql: "SELECT id FROM sidebar_episodes WHERE podcast_id = ? AND number = ?",
                 arguments: [podcast.description, number]
@@ -28,7 +28,7 @@ extension ReadModel {
 
     /// The live episodes of `podcast` with the highest numbers, highest first.
     public func highestNumbered(in podcast: PodcastID, limit: Int) throws -> [(number: Int, id: EpisodeID)] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try Row.fetchAll(
                 db, sql: "SELECT number, id FROM sidebar_episodes WHERE podcast_id = ? ORDER BY number DESC LIMIT ?",
                 arguments: [podcast.description, limit]
@@ -39,7 +39,7 @@ extension ReadModel {
     /// The live episodes whose thumbnail settings name a font, with that name: for a font's removal.
     /// A scan of the episodes that set one, which few do.
     public func episodesNamingFonts() throws -> [(episode: EpisodeID, podcast: PodcastID, number: Int, font: String)] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try Row.fetchAll(db, sql: """
                 SELECT id, podcast_id, number, json_extract(thumbnail_settings, '$.fontName') AS font
                 FROM episode_details WHERE font IS NOT NULL ORDER BY podcast_id, number
@@ -50,7 +50,7 @@ extension ReadModel {
 
     /// Every live episode of `podcast`, in number order.
     public func episodeIDs(in podcast: PodcastID) throws -> [EpisodeID] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try String.fetchAll(
                 db, sql: "SELECT id FROM sidebar_episodes WHERE podcast_id = ? ORDER BY number", arguments: [podcast.description]
             ).map(Decode.id)
@@ -60,7 +60,7 @@ extension ReadModel {
     /// Podcasts and episodes, live and deleted, whose id starts with `prefix` (lowercase hex and dashes):
     /// at most `limit` of each kind and state, in id order.
     public func entities(withIDPrefix prefix: String, limit: Int = 10) throws -> [IDPrefixMatch] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             let range = "id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3"
             return try Row.fetchAll(
                 db, sql: """

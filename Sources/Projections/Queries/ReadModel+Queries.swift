@@ -4,7 +4,7 @@ import PodcastDomain
 extension ReadModel {
     /// Every podcast, newest first.
     public func podcasts() throws -> [PodcastSummary] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try Row.fetchAll(db, sql: "SELECT * FROM sidebar_podcasts ORDER BY created_at DESC, id").map(PodcastSummary.init)
         }
     }
@@ -22,7 +22,7 @@ extension ReadModel {
         let sql = "SELECT \(EpisodeSummary.columns) FROM sidebar_episodes WHERE \(conditions.joined(separator: " AND ")) "
             + "ORDER BY \(query.sort.orderBy) LIMIT ? OFFSET ?"
         _ = arguments.append(contentsOf: [query.limit ?? -1, query.offset])
-        return try database.read { db in
+        return try database.readKeepingStatements { db in
             // Room for every episode of the podcast (at most a page), so the array never grows by copying.
             let count = try Int.fetchOne(
                 db.cachedStatement(sql: "SELECT episode_count FROM sidebar_podcasts WHERE id = ?"), arguments: [query.podcast.description])
@@ -40,7 +40,7 @@ extension ReadModel {
 
     /// One episode's detail; nil when there is no live episode with that id.
     public func episode(_ id: EpisodeID) throws -> EpisodeDetail? {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try Row.fetchOne(db, sql: "SELECT * FROM episode_details WHERE id = ?", arguments: [id.description]).map(EpisodeDetail.init)
         }
     }

@@ -36,7 +36,7 @@ extension ReadModel {
         var arguments: StatementArguments = [match]
         if let podcast { _ = arguments.append(contentsOf: [podcast.description]) }
         _ = arguments.append(contentsOf: [limit])
-        return try database.read { db in
+        return try database.readKeepingStatements { db in
             // Ranked from the index and search_documents alone; the text snippets are cut from (a
             // transcript, read from its blob) is read only for the hits shown.
             let hits = try Row.fetchAll(
@@ -82,7 +82,7 @@ extension ReadModel {
 
     /// Live episodes indexed without their transcript's text, and why.
     public func searchProblems() throws -> [SearchProblem] {
-        try database.read { db in
+        try database.readKeepingStatements { db in
             try Row.fetchAll(db, sql: "SELECT id, transcript_sha256, message FROM search_problems ORDER BY id").map { row in
                 SearchProblem(episodeID: try Decode.id(row["id"]), transcript: row["transcript_sha256"], message: row["message"])
             }

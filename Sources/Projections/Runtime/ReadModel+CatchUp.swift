@@ -28,7 +28,7 @@ extension ReadModel {
     ) throws -> CaughtUp {
         var beforeCommit = beforeCommit
         let head = min(end ?? log.head, log.head)
-        let stored = try stored ?? database.read(Checkpoints.all)
+        let stored = try stored ?? database.readKeepingStatements(Checkpoints.all)
         var reached = stored
         // Projectors at the same checkpoint share one fold.
         let groups = Dictionary(grouping: projectors.filter { stored[$0.name] != nil }) { stored[$0.name]!.checkpoint }

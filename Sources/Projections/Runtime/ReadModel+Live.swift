@@ -77,7 +77,7 @@ extension ReadModel {
         var opened = Opened(generation: generation, database: database, claims: claims)
         let stored: [String: Checkpoints.Row]
         do {
-            let (tables, rows) = try database.read { db -> ([Checkpoints.Table], [String: Checkpoints.Row]?) in
+            let (tables, rows) = try database.readKeepingStatements { db -> ([Checkpoints.Table], [String: Checkpoints.Row]?) in
                 if let found = try Checkpoints.expected(generation, in: db) { return (found.tables, found.rows) }
                 let tables = try Checkpoints.tables(db)
                 return (tables, tables.allSatisfy(\.recordsIdentities) ? try Checkpoints.all(db, in: tables) : nil)
@@ -132,7 +132,7 @@ extension ReadModel {
     static func readManifest(_ path: String, access: ReadModelAccess) throws -> (Generation, ManifestConnection) {
         func read(_ way: ConnectionAccess) throws -> (Generation, ManifestConnection) {
             let database = try openManifest(path, access: way)
-            return (try database.read { try Generation.read(path, from: $0) }, ManifestConnection(database: database, access: way))
+            return (try database.readKeepingStatements { try Generation.read(path, from: $0) }, ManifestConnection(database: database, access: way))
         }
         let ways = connectionAccesses(access)
         for way in ways.dropLast() {
@@ -295,7 +295,7 @@ extension ReadModel {
         guard case .generation(let path) = LiveLink(library: library).read(), let claim = try? GenerationClaim.claim(path),
             let generation = try? Generation.read(path, access: .readOnly), let files = try? generation.claimFiles(),
             let database = try? openLive(generation, projectors: [], readOnly: true),
-            let stored = try? database.read(Checkpoints.all)
+            let stored = try? database.readKeepingStatements(Checkpoints.all)
         else { return nil }
         return withExtendedLifetime((claim, files)) { stored.values.map(\.checkpoint).max().map(LogPosition.init(rawValue:)) }
     }

@@ -48,9 +48,9 @@ extension ReadModel {
         let database = try Self.openGeneration(opened.generation, projectors: projectors, access: checking, scanning: true)
         var problems: [String] = []
         do {
-            let report = try database.read { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
+            let report = try database.readKeepingStatements { try String.fetchAll($0, sql: "PRAGMA integrity_check") }
             if report != ["ok"] { problems += report.map { "SQLite's integrity check: \($0)" } }
-            if let mismatch = try Self.mismatch(try database.read(Checkpoints.all), log: log) { problems.append(mismatch.reason) }
+            if let mismatch = try Self.mismatch(try database.readKeepingStatements(Checkpoints.all), log: log) { problems.append(mismatch.reason) }
         } catch where ReadModelFailure.isMalformed(error) {
             problems.append("SQLite reports it malformed: \(error)")
         }
@@ -61,17 +61,17 @@ extension ReadModel {
         let replay = try GenerationBuild(in: folder, replaying: projectors)
         defer { replay.discard() }
         // The long part first, up to where the read model stands now; it can only move on from there.
-        let first = try database.read(Checkpoints.all).values.map(\.checkpoint).min() ?? 0
+        let first = try database.readKeepingStatements(Checkpoints.all).values.map(\.checkpoint).min() ?? 0
         try replay.catchUp(log, through: LogPosition(first), batchSize: batchSize, progress: progress)
         var differences: [ReadModelDifference] = []
         var comparedAt = LogPosition.none
-        try database.read { live in
+        try database.readKeepingStatements { live in
             let stored = try Checkpoints.all(live)
             let groups = Dictionary(grouping: projectors) { stored[$0.name]?.checkpoint ?? 0 }
             for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) {
                 try replay.catchUp(log, through: LogPosition(checkpoint), batchSize: batchSize, progress: nil)
                 for table in group.flatMap(\.tables) {
-                    differences += try replay.database!.read { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
+                    differences += try replay.database!.readKeepingStatements { replayed in try Self.compare(table, live: live, replayed: replayed, limit: limit) }
                 }
                 comparedAt = max(comparedAt, LogPosition(checkpoint))
             }

@@ -197,7 +197,7 @@ public final class ReadModel {
         if let known = try opened.knownCheckpoints?.stillTrue(of: log) {
             return try catchUp(from: known, with: log, beforeCommit: beforeCommit, progress: progress)
         }
-        let stored = try database.read { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
+        let stored = try database.readKeepingStatements { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
         guard let problem = try Self.mismatch(stored, log: log) else {
             return try catchUp(from: stored, with: log, beforeCommit: beforeCommit, progress: progress)
         }
@@ -252,7 +252,7 @@ public final class ReadModel {
     /// Each projector's schema versions (stored and current) and checkpoint.
     public func status(head: LogPosition) throws -> [ProjectionStatus] {
         try reopenIfSwapped()
-        let stored = try database.read(Checkpoints.all)
+        let stored = try database.readKeepingStatements(Checkpoints.all)
         return projectors.map { projector in
             let row = stored[projector.name]
             return ProjectionStatus(

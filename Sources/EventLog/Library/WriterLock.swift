@@ -56,7 +56,8 @@ final class WriterLock {
     /// transaction on each command (a third of a millisecond on ext4), and ext4 flushes a file truncated
     /// to zero and written again when it is closed.
     static func pidRecord(_ pid: pid_t) -> [UInt8] {
-        Array((String(pid).padding(toLength: 10, withPad: " ", startingAt: 0) + "\n").utf8)
+        let digits = Array(String(pid).utf8)
+        return digits + Array(repeating: UInt8(ascii: " "), count: max(0, 10 - digits.count)) + [UInt8(ascii: "\n")]
     }
 
     /// Takes (`F_WRLCK`) or lets go (`F_UNLCK`) of the turnstile, without waiting.

@@ -48,7 +48,8 @@ struct EpisodicTool: ParsableCommand {
 
     /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
     /// what was typed (`The value '…' is invalid for …`), which may hold control characters. Shared
-    /// options given before the subcommand are moved after it first (``LeadingOptions``), and the library
+    /// options given before the subcommand are moved after it first (``LeadingOptions``), the command
+    /// is parsed by its own type when it can be (``CommandPath/parsedByLeaf(_:root:)``), and the library
     /// is opened while the command line is parsed (``LibraryPrefetch``).
     static func main() {
         LibraryPrefetch.start(Array(CommandLine.arguments.dropFirst()), root: self)
@@ -63,7 +64,7 @@ struct EpisodicTool: ParsableCommand {
                 return
             }
             if let problem = SubcommandCheck.problem(arguments, root: self) { throw ValidationError(problem) }
-            var command = try parseAsRoot(arguments)
+            var command = try CommandPath.parsedByLeaf(arguments, root: self) ?? parseAsRoot(arguments)
             try command.run()
         } catch {
             LibraryPrefetch.finish()

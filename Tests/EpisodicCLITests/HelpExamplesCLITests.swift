@@ -29,12 +29,7 @@ struct HelpExamplesCLITests {
         }
 
         /// The lines of the `Examples:` block that start with a command, without their indent.
-        var examples: [String] {
-            guard let block = discussion.components(separatedBy: "Examples:\n").last, discussion.contains("Examples:\n") else {
-                return []
-            }
-            return block.split(separator: "\n").map { String($0.drop { $0 == " " }) }.filter { $0.hasPrefix("episodic ") }
-        }
+        var examples: [String] { HelpExamplesCLITests.examples(in: discussion) }
 
         func option(named name: String) -> [String: Any]? {
             arguments.first { argument in
@@ -96,6 +91,14 @@ struct HelpExamplesCLITests {
             == [["episodic", "undo", "--last"], ["episodic", "redo"]])
         #expect(Self.invocations(in: #"episodic transcript import "Night Shift/3" - < ep3.txt   from standard input"#)
             == [["episodic", "transcript", "import", "Night Shift/3", "-"]])
+    }
+
+    /// The lines of a help discussion's `Examples:` block that start with a command, without their indent.
+    static func examples(in discussion: String) -> [String] {
+        guard let block = discussion.components(separatedBy: "Examples:\n").last, discussion.contains("Examples:\n") else {
+            return []
+        }
+        return block.split(separator: "\n").map { String($0.drop { $0 == " " }) }.filter { $0.hasPrefix("episodic ") }
     }
 
     /// The `episodic` invocations of an example line, as the shell splits them: the gloss (after a

@@ -84,16 +84,11 @@ final class LibraryPrefetch: @unchecked Sendable {
         }
     }
 
-    /// The words that ask for something other than running a command: help, the version, completions.
-    private static let notACommand: Set<String> = ["-h", "--help", "--version", "--experimental-dump-help"]
-
     /// The library `arguments` name, as ``GlobalOptions/libraryPath`` will find it once they are parsed;
-    /// nil when they may ask for something other than a command (help, the version, completions:
-    /// ArgumentParser reads those words anywhere before a `--`).
+    /// nil when they may ask for something other than a command (``CommandPath/asksForSomethingElse(_:)``).
     static func libraryPath(_ arguments: [String]) -> String? {
+        guard !CommandPath.asksForSomethingElse(arguments) else { return nil }
         let words = arguments.prefix { $0 != "--" }
-        guard !words.contains(where: { notACommand.contains($0) || $0.hasPrefix("---") || $0.hasPrefix("--generate-completion-script") })
-        else { return nil }
         var given: String?
         for (index, word) in zip(words.indices, words) {
             if word.hasPrefix("--library=") {

@@ -45,7 +45,7 @@ struct AheadOfTheWriteTests {
         #expect(studio.log.head.rawValue > 30)
     }
 
-    @Test("a writer's reads leave the statements it prepared ahead compiled")
+    @Test("a writer's lookups find their statements prepared ahead, and its reads leave every prepared statement compiled")
     func readsKeepPreparedStatements() throws {
         // Given read models opened ahead, their statements prepared, at the head of a log
         let studio = try StudioLibrary()
@@ -55,6 +55,8 @@ struct AheadOfTheWriteTests {
         let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
         files.prepareStatements()
         let model = try #require(try ReadModel.openIfSound(files, log: studio.log))
+        let prepared = Self.statements(of: model)
+        #expect(Set(ReadModel.LookupSQL.all).isSubset(of: prepared))
 
         // When the write path's lookups run between catch-ups, as a command's decision makes them
         for n in 1...5 {
@@ -63,11 +65,18 @@ struct AheadOfTheWriteTests {
             try studio.must(Scene.createEpisode(n, "Episode \(n)", number: n))
             try studio.log.write { _ in try model.catchUp(with: studio.log) }
             #expect(try model.episode(number: n, in: Scene.show) == Scene.episode(n))
+            #expect(try model.highestNumbered(in: Scene.show, limit: 1).first?.number == n)
+            #expect(try model.entities(withIDPrefix: Scene.show.description).map(\.entity) == [.podcast(Scene.show)])
+            #expect(try model.episodeIDs(in: Scene.show).count == n)
+            #expect(try model.episodesNamingFonts().isEmpty)
         }
 
         // Then SQLite compiled none of the statements again: a read had marked the connection read-only
         // and back (`PRAGMA query_only`), expiring every statement it had prepared
         #expect(Self.recompilations(of: model) == 0)
+        // nor compiled any but FTS5's own
+        let compiled = Self.statements(of: model).subtracting(prepared).filter { !Self.isFTS5Internal($0) }
+        #expect(compiled.isEmpty, "compiled: \(compiled.sorted())")
         #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
     }
 

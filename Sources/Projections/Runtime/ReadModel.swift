@@ -116,17 +116,17 @@ public final class ReadModel {
         fileprivate let access: ReadModelAccess
         fileprivate let live: LiveFiles
 
-        /// Prepares, on the files' connection, the SQL the projectors' writes run (``Projector/statements``)
-        /// and the moves of their checkpoints, one statement at a time, so that a thread using the read
+        /// Prepares, on the files' connection, the SQL of the write path: its lookups first, which a
+        /// command's decision runs, then what the projectors' writes run (``Projector/statements``) and
+        /// the moves of their checkpoints. One statement at a time, so that a thread using the read
         /// models meanwhile waits for one at most. For the thread that opened the files ahead of a command,
-        /// once it has handed them over: the command's write then finds its statements compiled. A
-        /// statement that cannot be prepared is left for the write that runs it, which reports why.
+        /// once it has handed them over: the command then finds its statements compiled. A statement
+        /// that cannot be prepared is left for the read or write that runs it, which reports why.
         public func prepareStatements() {
             guard let database = live.opened?.database, case .readWrite = access else { return }
-            for projector in projectors {
-                for sql in projector.statements + [Checkpoints.advanceSQL(projector.name)] {
-                    _ = try? database.writeWithoutTransaction { db in try db.cachedStatement(sql: sql) }
-                }
+            let writes = projectors.flatMap { $0.statements + [Checkpoints.advanceSQL($0.name)] }
+            for sql in LookupSQL.all + writes {
+                _ = try? database.writeWithoutTransaction { db in try db.cachedStatement(sql: sql) }
             }
         }
     }
@@ -197,7 +197,9 @@ public final class ReadModel {
         if let known = try opened.knownCheckpoints?.stillTrue(of: log) {
             return try catchUp(from: known, with: log, beforeCommit: beforeCommit, progress: progress)
         }
-        let stored = try database.readKeepingStatements { db in try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db)) }
+        let stored = try database.readKeepingStatements { db in
+            try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db))
+        }
         guard let problem = try Self.mismatch(stored, log: log) else {
             return try catchUp(from: stored, with: log, beforeCommit: beforeCommit, progress: progress)
         }

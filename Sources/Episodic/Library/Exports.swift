@@ -22,6 +22,9 @@
 @_exported import struct EventLog.CompactionReport
 @_exported import struct EventLog.SegmentSummary
 
+// The threads of a command's process (package-wide, for the command line; not an app's).
+@_exported import enum EventLog.DetachedThread
+
 // A shared library's server.
 @_exported import struct PostgresLog.PostgresEndpoint
 @_exported import enum PostgresLog.SharedLogError

@@ -45,7 +45,7 @@ final class LibraryPrefetch: @unchecked Sendable {
     init?(_ arguments: [String], root: ParsableCommand.Type) {
         guard let path = Self.libraryPath(arguments) else { return nil }
         self.path = path
-        Thread.detachNewThread { [self] in
+        DetachedThread.start { [self] in
             defer { ended.signal() }
             guard Self.opensLibrary(arguments, root: root), let files = try? Library.openReadModelFiles(at: path) else {
                 opened.signal()

@@ -28,9 +28,7 @@ final class BlobStaging: @unchecked Sendable {
         self.store = store
         let queued = contents.map { (bytes: $0, ref: BlobStore.reference(for: $0)) }
         waiting = Set(queued.map(\.ref.sha256))
-        let thread = Thread { [self] in stage(queued) }
-        thread.name = "episodic blob staging"
-        thread.start()
+        DetachedThread.start { [self] in stage(queued) }
     }
 
     private func stage(_ queued: [(bytes: [UInt8], ref: BlobRef)]) {

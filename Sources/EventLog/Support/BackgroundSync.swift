@@ -12,14 +12,12 @@ final class BackgroundSync: @unchecked Sendable {
 
     init(_ file: File) {
         let layer = FileSystemLayer.current
-        let thread = Thread { [self] in
+        DetachedThread.start { [self] in
             outcome = FileSystemLayer.$current.withValue(layer) {
                 Result { () throws(EventLogError) in try file.sync() }
             }
             done.signal()
         }
-        thread.name = "episodic fsync"
-        thread.start()
     }
 
     /// Waits for the sync; throws what it threw. Call it once.

@@ -11,14 +11,14 @@ protocol LibraryFilesCommand: ParsableCommand {}
 /// line is parsed.
 ///
 /// Parsing a command line takes about as long as opening the read models of the library it names
-/// (about 4 ms each for a retitle: ArgumentParser reflects every command type on the way; opening
-/// attaches four SQLite files, each reading its schema and indexing its WAL), and the opening needs
-/// nothing from the parse but the library's path. So before parsing, the command line's words are read
+/// (3 to 4 ms each for a retitle: ArgumentParser reflects the command's type; opening attaches four
+/// SQLite files, each reading its schema and indexing its WAL), and the opening needs nothing from the
+/// parse but the library's path. So before parsing, the command line's words are read
 /// for that path (`--library`, else the environment, as ``GlobalOptions`` finds it), and the read models'
 /// files are opened on another core, while this one parses the command and then opens the log;
 /// ``Session/library()`` checks them against the log and takes them. Once they are taken, the thread
-/// goes on preparing the statements of the projectors' writes on their connection, while the command
-/// is decided, so that its write finds them compiled.
+/// goes on preparing the write path's statements (its lookups, the projectors' writes) on their
+/// connection, while the command is decided, so that they are found compiled.
 ///
 /// The words are only a guess at what the parse will find, and the command may turn out to be invalid,
 /// so opening ahead changes nothing in the library (`Library.openReadModelFiles(at:)`), and files that need a

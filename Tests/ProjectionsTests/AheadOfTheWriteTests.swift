@@ -22,11 +22,7 @@ struct AheadOfTheWriteTests {
         // Given a library with read models, opened ahead and their statements prepared
         let studio = try StudioLibrary()
         for command in CommandPool.setup { try studio.must(command) }
-        let first = try studio.openReadModel()
-        try studio.log.write { _ in try first.catchUp(with: studio.log) }
-        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
-        files.prepareStatements()
-        let model = try #require(try ReadModel.openIfSound(files, log: studio.log))
+        let model = try Self.openedAhead(studio)
         let prepared = Self.statements(of: model)
 
         // When commands of every kind are run and projected, a few at a time
@@ -50,11 +46,7 @@ struct AheadOfTheWriteTests {
         // Given read models opened ahead, their statements prepared, at the head of a log
         let studio = try StudioLibrary()
         try studio.must(Scene.createShow())
-        let first = try studio.openReadModel()
-        try studio.log.write { _ in try first.catchUp(with: studio.log) }
-        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
-        files.prepareStatements()
-        let model = try #require(try ReadModel.openIfSound(files, log: studio.log))
+        let model = try Self.openedAhead(studio)
         let prepared = Self.statements(of: model)
         #expect(Set(ReadModel.LookupSQL.all).isSubset(of: prepared))
 
@@ -118,29 +110,36 @@ struct AheadOfTheWriteTests {
         #expect(try model.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes WHERE title IN ('Seventh', 'Eighth')") } == 2)
     }
 
+    /// The studio's read models, made at the head of its log, then opened again as a command opens them
+    /// ahead of its write, their statements prepared.
+    static func openedAhead(_ studio: StudioLibrary) throws -> ReadModel {
+        let first = try studio.openReadModel()
+        try studio.log.write { _ in try first.catchUp(with: studio.log) }
+        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
+        files.prepareStatements()
+        return try #require(try ReadModel.openIfSound(files, log: studio.log))
+    }
+
     /// The SQL of every statement the connection keeps prepared.
     static func statements(of model: ReadModel) -> Set<String> {
-        model.database.writeWithoutTransaction { db in
-            var found = Set<String>()
-            var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
-            while let current = statement {
-                if let sql = sqlite3_sql(current) { found.insert(String(cString: sql)) }
-                statement = sqlite3_next_stmt(db.sqliteConnection, current)
-            }
-            return found
-        }
+        Set(preparedStatements(of: model) { sqlite3_sql($0).map { String(cString: $0) } }.compactMap { $0 })
     }
 
     /// How many times SQLite compiled again a statement the connection keeps prepared.
     static func recompilations(of model: ReadModel) -> Int32 {
+        preparedStatements(of: model) { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) }.reduce(0, +)
+    }
+
+    /// `read` of each statement the connection keeps prepared.
+    static func preparedStatements<Value>(of model: ReadModel, _ read: (OpaquePointer) -> Value) -> [Value] {
         model.database.writeWithoutTransaction { db in
-            var count: Int32 = 0
+            var values: [Value] = []
             var statement = sqlite3_next_stmt(db.sqliteConnection, nil)
             while let current = statement {
-                count += sqlite3_stmt_status(current, SQLITE_STMTSTATUS_REPREPARE, 0)
+                values.append(read(current))
                 statement = sqlite3_next_stmt(db.sqliteConnection, current)
             }
-            return count
+            return values
         }
     }
 

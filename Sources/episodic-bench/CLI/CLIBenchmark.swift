@@ -54,9 +54,10 @@ struct CLIBenchmark: ParsableCommand {
         defer { for target in [small, large] { try? FileManager.default.removeItem(atPath: target.path) } }
 
         // Each round also runs `episodic --help`, which opens no library: the floor of any command
-        // (the process's start and exit), measured in the same run; and an episode's creation in the
-        // large library's big podcast, whose decision folds the podcast's own long stream.
-        var times: [[Double]] = [[], [], [], []]
+        // (the process's start and exit), measured in the same run; an episode's creation in the
+        // large library's big podcast, whose decision folds the podcast's own long stream; and the
+        // retitle of an episode with a transcript, whose search entry is written again with all its words.
+        var times: [[Double]] = [[], [], [], [], []]
         for round in -3..<runs {  // three rounds to warm the page cache, not counted
             for (index, target) in [small, large].enumerated() {
                 let seconds = try target.retitle(with: binary, round: round)
@@ -68,6 +69,8 @@ struct CLIBenchmark: ParsableCommand {
             if round >= 0 { times[2].append(help * 1_000) }
             let create = try large.createEpisode(with: binary, round: round)
             if round >= 0 { times[3].append(create * 1_000) }
+            let transcribed = try large.retitle(with: binary, round: round, transcribed: true)
+            if round >= 0 { times[4].append(transcribed * 1_000) }
         }
         for (index, target) in [small, large].enumerated() {
             let p50 = times[index].median
@@ -94,6 +97,14 @@ struct CLIBenchmark: ParsableCommand {
                 + "create` in the big podcast, whose own stream held \(large.podcastEvents.grouped()) events at the start; "
                 + "\((create / times[1].median).grouped(decimals: 2))x the retitle's p50)")
         report.value("largeCreateP50Milliseconds", create)
+        let transcribed = times[4].median
+        report.line(
+            "retitle, transcript",
+            "p50 \(transcribed.grouped(decimals: 2)) ms, p99 \(times[4].nearestRank(99).grouped(decimals: 2)) ms (an episode of the "
+                + "big podcast with a \(large.transcriptBytes.grouped()) byte transcript, \(runs) runs); "
+                + "\((transcribed / help).grouped(decimals: 2))x `episodic --help` (target <= 2x)")
+        report.value("largeTranscribedP50Milliseconds", transcribed)
+        report.value("largeTranscribedOverHelp", transcribed / help)
         report.finish()
     }
 }
@@ -106,7 +117,11 @@ struct CLITarget {
     let podcast: PodcastID
     /// The events of the podcast's own stream when the library was prepared.
     let podcastEvents: Int
+    /// The big podcast's highest-numbered episode: it has no transcript, as the newest seldom has.
     let episode: String
+    /// Its highest-numbered episode with a transcript, whose bytes a retitle indexes again for search.
+    let transcribedEpisode: String
+    let transcriptBytes: Int
 
     static func prepare(events: Int, at path: String, label: String, report: Report) throws -> CLITarget {
         let generated = try GeneratedLibrary.prepare(plan(events: events), at: path, label: label, report: report)
@@ -115,11 +130,16 @@ struct CLITarget {
         guard let (number, _) = try model.highestNumbered(in: generated.bigPodcast, limit: 1).first else {
             throw BenchFailure("the generated podcast \(generated.bigPodcast) has no episodes")
         }
+        let newest = try model.episodes(EpisodeQuery(podcast: generated.bigPodcast, sort: .numberDescending, limit: 1_000))
+        guard let transcribed = newest.first(where: \.hasTranscript), let transcript = try model.episode(transcribed.id)?.transcript else {
+            throw BenchFailure("none of the generated podcast \(generated.bigPodcast)'s newest episodes has a transcript")
+        }
         var podcastEvents = 0
         try library.log.read(stream: StreamID(domain: generated.bigPodcast.streamName)) { _ in podcastEvents += 1 }
         return CLITarget(
             path: path, events: generated.events, podcast: generated.bigPodcast, podcastEvents: podcastEvents,
-            episode: "\(generated.bigPodcast)/\(number)")
+            episode: "\(generated.bigPodcast)/\(number)", transcribedEpisode: "\(generated.bigPodcast)/\(transcribed.number)",
+            transcriptBytes: transcript.byteCount)
     }
 
     /// The same shows whatever the size, so that only the log's length differs; commits of ten
@@ -133,7 +153,9 @@ struct CLITarget {
 
     /// The same episode in a copy of this library at `path` (a clone of it).
     func copy(at path: String) -> CLITarget {
-        CLITarget(path: path, events: events, podcast: podcast, podcastEvents: podcastEvents, episode: episode)
+        CLITarget(
+            path: path, events: events, podcast: podcast, podcastEvents: podcastEvents, episode: episode,
+            transcribedEpisode: transcribedEpisode, transcriptBytes: transcriptBytes)
     }
 
     /// The same episode in a fresh copy of this library's folder at `path`, whatever was there before
@@ -144,9 +166,10 @@ struct CLITarget {
         return copy(at: path)
     }
 
-    /// Runs `episodic episode retitle` once; returns its wall time in seconds.
-    func retitle(with binary: String, round: Int) throws -> Double {
-        try time(binary, ["episode", "retitle", episode, "Retitled \(round)"])
+    /// Runs `episodic episode retitle` once, of ``episode`` or of ``transcribedEpisode``; returns its
+    /// wall time in seconds.
+    func retitle(with binary: String, round: Int, transcribed: Bool = false) throws -> Double {
+        try time(binary, ["episode", "retitle", transcribed ? transcribedEpisode : episode, "Retitled \(round)"])
     }
 
     /// Runs `episodic episode create` in the podcast once; returns its wall time in seconds.

@@ -5,7 +5,9 @@ import Foundation
 /// `episodic-bench submit`: `episodic submit` of scripts like the peer comparison's (episodes
 /// created, then retitled, a fifth of the commands transcript imports), one command per commit: one
 /// process alone, then four at once on four podcasts of one library, rounds alternating. Each is
-/// timed from spawn to exit, on a library made fresh for it.
+/// timed from spawn to exit, on a library made fresh for it. Beside the ratio it prints the ceiling the
+/// machine puts on it, measured in the same run: the cores there are over the cores one process keeps
+/// busy (its CPU time over its wall time).
 struct SubmitBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submit", abstract: "Measures `episodic submit`: one process, and four at once on one library.")
@@ -43,27 +45,52 @@ struct SubmitBenchmark: ParsableCommand {
         }
 
         var alone: [Double] = [], together: [Double] = []
+        // Cores kept busy: CPU time over wall time, for one process and for the four together.
+        var aloneBusy: [Double] = [], togetherBusy: [Double] = []
         for round in 1...rounds {
             let one = try Self.library(in: folder.root + "/alone-\(round)", binary: binary)
             let started = ContinuousClock.now
-            try Self.check(Spawn.wait(for: try Spawn.start(binary, ["submit", scripts[0], "--quiet"] + one), since: started))
-            alone.append(Double(commands) / (ContinuousClock.now - started).seconds)
+            let single = try Spawn.wait(for: try Spawn.start(binary, ["submit", scripts[0], "--quiet"] + one), since: started)
+            try Self.check(single)
+            alone.append(Double(commands) / single.seconds)
+            aloneBusy.append(single.cpuSeconds / single.seconds)
 
             let four = try Self.library(in: folder.root + "/together-\(round)", binary: binary)
             let begun = ContinuousClock.now
             let pids = try scripts.map { try Spawn.start(binary, ["submit", $0, "--quiet"] + four) }
-            for pid in pids { try Self.check(Spawn.wait(for: pid, since: begun)) }
-            together.append(Double(commands * Self.concurrency) / (ContinuousClock.now - begun).seconds)
+            var cpu = 0.0
+            for pid in pids {
+                let each = Spawn.wait(for: pid, since: begun)
+                try Self.check(each)
+                cpu += each.cpuSeconds
+            }
+            let seconds = (ContinuousClock.now - begun).seconds
+            together.append(Double(commands * Self.concurrency) / seconds)
+            togetherBusy.append(cpu / seconds)
         }
         let ratio = together.median / alone.median
-        report.line("one process", "\(alone.median.grouped()) commands/s, median of \(rounds) (\(commands.grouped()) commands, one commit each)")
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        // Four processes cannot go faster than the cores let them: with no lock at all, at most the
+        // cores they can keep busy over the cores one keeps busy.
+        let ceiling = Double(min(cores, Self.concurrency)) / aloneBusy.median
+        report.line(
+            "one process",
+            "\(alone.median.grouped()) commands/s, median of \(rounds) (\(commands.grouped()) commands, one commit each), "
+                + "keeping \(aloneBusy.median.grouped(decimals: 2)) cores busy")
         report.line(
             "\(Self.concurrency) processes at once",
             "\(together.median.grouped()) commands/s in all, median of \(rounds): \(ratio.grouped(decimals: 2))x one process "
-                + "(target >= \(Self.target.grouped(decimals: 0))x) on \(ProcessInfo.processInfo.activeProcessorCount) cores")
+                + "(target >= \(Self.target.grouped(decimals: 0))x), keeping \(togetherBusy.median.grouped(decimals: 2)) of \(cores) cores busy")
+        report.line(
+            "ceiling on this machine",
+            "\(ceiling.grouped(decimals: 2))x one process: \(min(cores, Self.concurrency)) cores over the \(aloneBusy.median.grouped(decimals: 2)) "
+                + "one process keeps busy, were nothing serialized")
         report.value("aloneCommandsPerSecond", alone.median)
         report.value("togetherCommandsPerSecond", together.median)
         report.value("togetherOverAlone", ratio)
+        report.value("aloneCoresBusy", aloneBusy.median)
+        report.value("togetherCoresBusy", togetherBusy.median)
+        report.value("ceilingOverAlone", ceiling)
         report.finish()
     }
 

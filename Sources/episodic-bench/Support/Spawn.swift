@@ -26,6 +26,8 @@ enum Spawn {
         /// memory the child had before `exec`, which `posix_spawn` shares with this process: it is the
         /// child's own only through ``measureAlone(_:_:)``.
         var peakBytes: UInt64
+        /// The CPU time the child used, user and system, in seconds (`ru_utime` + `ru_stime`).
+        var cpuSeconds: Double = 0
     }
 
     /// Runs `path` with `arguments` as ``measure(_:_:)`` does, but under GNU `time`, which forks the
@@ -76,6 +78,7 @@ enum Spawn {
         let seconds = (ContinuousClock.now - started).seconds
         // WIFEXITED / WEXITSTATUS, which Swift does not import.
         let exit = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Measured(status: exit, seconds: seconds, peakBytes: UInt64(usage.ru_maxrss) * 1024)
+        let cpu = [usage.ru_utime, usage.ru_stime].reduce(0) { $0 + Double($1.tv_sec) + Double($1.tv_usec) / 1_000_000 }
+        return Measured(status: exit, seconds: seconds, peakBytes: UInt64(usage.ru_maxrss) * 1024, cpuSeconds: cpu)
     }
 }

@@ -27,12 +27,19 @@ public struct Thumbnail: @unchecked Sendable {
     /// The image as the library keeps it: at most ``EpisodeDecider/storedThumbnailSide`` pixels on its
     /// longest side (scaled down, never up), in the format the domain requires.
     public func stored() throws(ThumbnailError) -> StoredThumbnail {
-        let format = ImageFormat.stored(withOverlay: hasOverlay)
+        let small = try shrunkForStorage()
+        return StoredThumbnail(bytes: try small.encoded(as: storedFormat), format: storedFormat, width: small.width, height: small.height)
+    }
+
+    /// The format ``stored()`` encodes in.
+    package var storedFormat: ImageFormat { ImageFormat.stored(withOverlay: hasOverlay) }
+
+    /// The first step of ``stored()``: the image at the size the library keeps. The benchmark times the
+    /// encoding that follows on its own, as the codec's share of storing.
+    package func shrunkForStorage() throws(ThumbnailError) -> Thumbnail {
         let scale = Double(EpisodeDecider.storedThumbnailSide) / Double(max(width, height))
-        let small = scale < 1
-            ? try resized(width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
-            : self
-        return StoredThumbnail(bytes: try small.encoded(as: format), format: format, width: small.width, height: small.height)
+        guard scale < 1 else { return self }
+        return try resized(width: Int((Double(width) * scale).rounded()), height: Int((Double(height) * scale).rounded()))
     }
 
     /// The whole image resampled to `width` x `height` pixels (at least 1 each).

@@ -19,19 +19,33 @@ public enum ThumbnailRenderer {
     ) throws(ThumbnailError) -> Thumbnail {
         let settings = try checked(settings)
         let width = settings.canvasWidth, height = settings.canvasHeight
-        let backgroundImage = try placed(background, else: ThumbnailError.background) { imageWidth, imageHeight in
-            settings.backgroundScaling.placement(
-                width: imageWidth, height: imageHeight, on: PixelRect(x: 0, y: 0, width: width, height: height))
-        }
-        let overlayImage = try overlay.map { bytes throws(ThumbnailError) in
-            try placed(bytes, else: ThumbnailError.overlay, settings.placement(ofOverlayWidth:height:))
-        }
+        let (backgroundImage, overlayImage) = try decoded(background: background, overlay: overlay, settings: settings)
         guard let canvas = GDImage(width: width, height: height) else { throw .outOfMemory(width: width, height: height) }
 
         try canvas.draw(backgroundImage)
         if let overlayImage { try canvas.draw(overlayImage) }
         let drawn = try canvas.drawText(text, font: font, settings: settings)
         return Thumbnail(image: canvas, hasOverlay: overlayImage != nil, fontSize: drawn.fontSize, lineCount: drawn.lineCount)
+    }
+
+    /// Decodes the images as ``render(background:overlay:settings:text:font:)`` does, and draws nothing:
+    /// the part of a render that is the codecs' work, which the benchmark measures beside it.
+    package static func decodeOnly(background: [UInt8], overlay: [UInt8]?, settings: ThumbnailSettings) throws(ThumbnailError) {
+        _ = try decoded(background: background, overlay: overlay, settings: try checked(settings))
+    }
+
+    /// The background and the overlay, each decoded for its place on the canvas.
+    private static func decoded(
+        background: [UInt8], overlay: [UInt8]?, settings: ThumbnailSettings
+    ) throws(ThumbnailError) -> (background: PlacedImage, overlay: PlacedImage?) {
+        let canvas = PixelRect(x: 0, y: 0, width: settings.canvasWidth, height: settings.canvasHeight)
+        let backgroundImage = try placed(background, else: ThumbnailError.background) { imageWidth, imageHeight in
+            settings.backgroundScaling.placement(width: imageWidth, height: imageHeight, on: canvas)
+        }
+        let overlayImage = try overlay.map { bytes throws(ThumbnailError) in
+            try placed(bytes, else: ThumbnailError.overlay, settings.placement(ofOverlayWidth:height:))
+        }
+        return (backgroundImage, overlayImage)
     }
 
     private static func checked(_ settings: ThumbnailSettings) throws(ThumbnailError) -> ThumbnailSettings {

@@ -4,7 +4,9 @@ import Foundation
 import PodcastDomain
 
 /// `episodic-bench srt`: transcript-to-SRT conversion time on a generated ~100 KB Zencastr transcript
-/// (target: under 50 ms) and on the transcript fixtures, as median and p99 over rounds.
+/// (target: under 50 ms) and on the transcript fixtures, as median and p99 over rounds. Beside each, in
+/// the same rounds, the floor any converter pays: reading the transcript into turns alone
+/// (``SubtitleConversion/check(_:strict:)``), without breaking and timing the cues.
 struct SRTBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "srt",
@@ -68,13 +70,16 @@ struct SRTBenchmark: ParsableCommand {
             .appendingPathComponent("Tests/PodcastDomainTests/Fixtures/transcripts")
     }
 
-    /// Times `rounds` conversions of `text` and prints its size, its cues and the median and p99.
+    /// Times `rounds` conversions of `text`, each beside a reading of it alone, and prints its size,
+    /// its cues, the conversion's median and p99, and the reading's median.
     private func measure(_ label: String, _ text: String, key: String, report: Report, target: String) throws {
         var subtitles: Subtitles?
-        var milliseconds: [Double] = []
+        var milliseconds: [Double] = [], reading: [Double] = []
         milliseconds.reserveCapacity(rounds)
+        reading.reserveCapacity(rounds)
         for _ in 0..<rounds {
             milliseconds.append(try timed { subtitles = try SubtitleConversion.convert(text) } * 1_000)
+            reading.append(try timed { _ = try SubtitleConversion.check(text) } * 1_000)
         }
         guard let subtitles else { throw BenchFailure("\(label): no conversion ran") }
         let kilobytes = Double(text.utf8.count) / 1_024
@@ -84,7 +89,9 @@ struct SRTBenchmark: ParsableCommand {
             "\(kilobytes.grouped(decimals: 1)) KB, \(subtitles.format.rawValue), "
                 + "\(subtitles.cues.count.grouped()) cues: "
                 + "median \(milliseconds.median.grouped(decimals: 3)) ms, p99 \(p99.grouped(decimals: 3)) ms "
-                + "over \(rounds) runs\(target)")
+                + "over \(rounds) runs\(target); reading it alone \(reading.median.grouped(decimals: 3)) ms, "
+                + "so \((milliseconds.median / reading.median).grouped(decimals: 2))x the floor")
+        report.value(key + "ReadingMedianMilliseconds", reading.median)
         report.value(key + "Kilobytes", kilobytes)
         report.value(key + "Cues", subtitles.cues.count)
         report.value(key + "MedianMilliseconds", milliseconds.median)

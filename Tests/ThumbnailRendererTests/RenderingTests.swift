@@ -53,6 +53,34 @@ struct RenderingTests {
         #expect((small.width, small.height, small.format) == (160, 90, .jpeg))
     }
 
+    @Test("the codecs' share, which the benchmark times apart, is the render's own: decoding refuses what a render refuses, and storing is shrinking then encoding")
+    func codecsApart() throws {
+        // Given inputs a render refuses, and inputs it takes
+        var unusable = TestImages.settings()
+        unusable.canvasWidth = 0
+        func decodeOnly(background: [UInt8] = TestImages.background, overlay: [UInt8]? = nil, settings: ThumbnailSettings = TestImages.settings()) throws {
+            try ThumbnailRenderer.decodeOnly(background: background, overlay: overlay, settings: settings)
+        }
+
+        // Then decoding alone refuses them with the render's errors, and takes the others
+        #expect(throws: ThumbnailError.background(.damaged(.png))) { try decodeOnly(background: BadImages.truncatedPNG) }
+        #expect(throws: ThumbnailError.overlay(.notAnImage)) { try decodeOnly(overlay: BadImages.text) }
+        #expect(throws: ThumbnailError.settings(.settingOutOfRange(setting: "canvasWidth", value: "0", allowed: "16 to 8192 pixels"))) {
+            try decodeOnly(settings: unusable)
+        }
+        try decodeOnly(overlay: TestImages.overlay)
+
+        // When a full HD thumbnail is shrunk for storage and encoded in the stored format
+        var landscape = TestImages.settings()
+        (landscape.canvasWidth, landscape.canvasHeight) = (1920, 1080)
+        let thumbnail = try render(settings: landscape, overlay: TestImages.overlay)
+        let small = try thumbnail.shrunkForStorage()
+
+        // Then that is the stored thumbnail, byte for byte
+        #expect((small.width, small.height, thumbnail.storedFormat) == (1024, 576, .png))
+        #expect(try small.encoded(as: thumbnail.storedFormat) == thumbnail.stored().bytes)
+    }
+
     @Test("a stored thumbnail is what the domain accepts as a render of the episode's inputs")
     func storedFitsTheDomain() throws {
         // Given an episode with a background and an overlay

@@ -50,7 +50,7 @@ struct SubmitBenchmark: ParsableCommand {
         for round in 1...rounds {
             let one = try Self.library(in: folder.root + "/alone-\(round)", binary: binary)
             let started = ContinuousClock.now
-            let single = try Spawn.wait(for: try Spawn.start(binary, ["submit", scripts[0], "--quiet"] + one), since: started)
+            let single = Spawn.wait(for: try Spawn.start(binary, ["submit", scripts[0], "--quiet"] + one), since: started)
             try Self.check(single)
             alone.append(Double(commands) / single.seconds)
             aloneBusy.append(single.cpuSeconds / single.seconds)

@@ -119,7 +119,8 @@ package struct JSONText {
         }
     }
 
-    private mutating func literal(_ word: StaticString) -> Bool {
+    /// Consumes `word` (`true`, `false`, `null`) where it stands; false when something else is there.
+    package mutating func literal(_ word: StaticString) -> Bool {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { return false }
         for i in 0..<count where bytes[index + i] != word.utf8Start[i] { return false }

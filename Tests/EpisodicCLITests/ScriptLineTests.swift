@@ -40,6 +40,60 @@ struct ScriptLineTests {
         #expect(refused?.line == 2)
     }
 
+    // MARK: JSON
+
+    @Test("a line that is not exactly one JSON object, as RFC 8259 writes it, is refused as not JSON", arguments: [
+        #"{"#, #"[]"#, #""podcast.create""#, #"null"#, #"{"command":"podcast.create","name":"A"} x"#,
+        #"{"command":"podcast.create","name":"A"}{}"#, #"{"command":"podcast.create","name":"A",}"#,
+        #"{'command':'podcast.create','name':'A'}"#, #"{"command":"podcast.create","name":"A""#,
+        #"{"command":"podcast.create","name":"\x41"}"#, #"{"command":"podcast.create","name":"\u00e"}"#,
+        #"{"command":"podcast.create","name":"\ud800"}"#, #"{"command":"podcast.create","name":"\udc00"}"#, #"{"command":"podcast.create","name":"\udc00\ud800"}"#,
+        #"{"command":"podcast.create","name":"\ud800\u0041"}"#, "{\"command\":\"podcast.create\",\"name\":\"A\tB\"}",
+        #"{"command":"episode.renumber","episode":"S/1","number":01}"#, #"{"command":"episode.renumber","episode":"S/1","number":1.}"#,
+        #"{"command":"episode.renumber","episode":"S/1","number":.5}"#, #"{"command":"episode.renumber","episode":"S/1","number":+1}"#,
+        #"{"command":"episode.renumber","episode":"S/1","number":1e}"#, #"{"command":"episode.renumber","episode":"S/1","number":-}"#,
+        #"{"command":"episode.renumber","episode":"S/1","number":1e400}"#, #"{"command":"episode.renumber","episode":"S/1","number":1-2}"#,
+        #"{"command":"episode.renumber","episode":"S/1","number":tru}"#, #"{"command":"podcast.create","name":"A","description":nul}"#,
+        #"{"command":"podcast.create","name":"A","x":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}",
+    ])
+    func notJSON(line: String) throws {
+        let error = try Self.refusal(line)
+        #expect(error.reason == .notJSON)
+        #expect(error.description == #"line 1: it is not a JSON object. Write one command per line, e.g. {"command":"podcast.create","name":"My Show"}."#)
+    }
+
+    @Test("a key given twice in one object is refused, and named, rather than one of them taken", arguments: [
+        (#"{"command":"podcast.create","name":"A","name":"B"}"#, "name"),
+        (#"{"command":"thumbnail.settings","episode":"S/1","settings":{"fontSize":40,"fontSize":50}}"#, "fontSize"),
+    ])
+    func repeatedKey(line: String, key: String) throws {
+        let error = try Self.refusal(line)
+        #expect(error.reason == .repeated(key))
+        #expect(error.description == "line 1: \"\(key)\" is given twice. Keep one.")
+    }
+
+    @Test("what JSON allows is read as JSON says: every escape, surrogate pairs, numbers in any of its forms, white space between tokens, a byte order mark")
+    func readAsJSONSays() throws {
+        // Given a title with every escape JSON has, and numbers written in each of JSON's forms
+        let title = #" \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00 é "#
+        let retitle = try Self.submission("\u{FEFF} { \"command\" : \"episode.retitle\" ,\t\"episode\":\"S/1\", \"title\" : \"\(title)\" } ")
+        let numbers = try ["15", "15.0", "1.5e1", "150E-1", "1.5e+1", "-0"].map {
+            try Self.submission(#"{"command":"episode.renumber","episode":"S/1","number":\#($0)}"#)
+        }
+
+        // Then the text is what the escapes stand for, and each number is the integer it is
+        guard case .episode(_, .retitle(let read)) = retitle.action else { Issue.record("not a retitle: \(retitle.action)"); return }
+        #expect(read == " \" \\ / \u{08} \u{0C} \n \r \t é 😀 é ")
+        let read2 = numbers.map { submission -> Int? in
+            guard case .episode(_, .renumber(let number)) = submission.action else { return nil }
+            return number
+        }
+        #expect(read2 == [15, 15, 15, 15, 15, 0])
+        // And a number with a fraction is no episode number
+        #expect(try Self.refusal(#"{"command":"episode.renumber","episode":"S/1","number":1.5}"#).reason
+            == .wrongType("number", expected: "a whole number"))
+    }
+
     // MARK: settings
 
     @Test("an unknown key in settings is refused, and named", arguments: [

@@ -26,7 +26,7 @@ public enum Script {
             let trimmed = trimmed(line)
             guard !trimmed.isEmpty else { continue }
             do {
-                submissions.append((index + 1, try ScriptLine(Data(trimmed)).submission(now: now, readFile: readFile)))
+                submissions.append((index + 1, try ScriptLine(trimmed).submission(now: now, readFile: readFile)))
             } catch {
                 throw ScriptError(line: index + 1, reason: error)
             }
@@ -57,6 +57,8 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
         case missing(String)
         case unexpected([String])
         case wrongType(String, expected: String)
+        /// An object of the line names this key twice.
+        case repeated(String)
         /// A file the line names cannot be read; `missing` when there is none at the path.
         case file(String, String, missing: Bool)
 
@@ -67,6 +69,7 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
             case .missing(let key): "\"\(key)\" is missing. Add it; schemas/commands/ gives each command's fields."
             case .unexpected(let keys): "\(keys.map { "\"\($0)\"" }.joined(separator: ", ")) is not a field of this command. Remove it."
             case let .wrongType(key, expected): "\"\(key)\" should be \(expected)."
+            case .repeated(let key): "\"\(key)\" is given twice. Keep one."
             case let .file(path, reason, _): reason.contains(path) ? reason : "cannot read \(path): \(reason)"
             }
         }

@@ -42,10 +42,22 @@ struct ScriptLine {
 
     static var commands: [String] { shapes.keys.sorted() }
 
-    init(_ data: Data) throws(Reason) {
-        guard case .object(let fields)? = try? JSONDecoder().decode(JSONValue.self, from: data) else { throw .notJSON }
-        self.fields = fields
+    /// Reads `line`, a UTF-8 byte order mark before it allowed (an editor may write one at the start
+    /// of a file).
+    init(_ line: Substring.UTF8View) throws(Reason) {
+        let bytes = line.starts(with: Self.byteOrderMark) ? line.dropFirst(Self.byteOrderMark.count) : line
+        func parse(_ buffer: UnsafeRawBufferPointer) -> Result<JSONValue, JSONValue.Failure> {
+            Result { () throws(JSONValue.Failure) in try JSONValue.parse(buffer) }
+        }
+        let parsed = bytes.withContiguousStorageIfAvailable { parse(UnsafeRawBufferPointer($0)) } ?? Array(bytes).withUnsafeBytes(parse)
+        switch parsed {
+        case .success(.object(let fields)): self.fields = fields
+        case .failure(.repeatedKey(let key)): throw .repeated(key)
+        case .success, .failure(.malformed): throw .notJSON
+        }
     }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     func submission(now: Timestamp, readFile: (String) throws -> [UInt8]) throws(Reason) -> Submission {
         let name = try string("command")

@@ -1,7 +1,8 @@
 /// The small part of JSON the project reads and writes by hand: strings, integers, and skipping a value.
 ///
-/// The log parses envelopes with it (without allocating, and without touching payloads), and the
-/// event codec's payload decoder builds on it; `package` access keeps it out of the public API.
+/// The log parses envelopes with it (without allocating, and without touching payloads); the event
+/// codec's payload decoder and the reader of `episodic submit`'s scripts build on it. `package` access
+/// keeps it out of the public API.
 package struct JSONText {
     package let bytes: UnsafeRawBufferPointer
     package var index: Int

@@ -205,22 +205,6 @@ package struct JSONText {
         var out: [UInt8] = []
         out.reserveCapacity(content.count)
         var i = 0
-        func hex4(_ at: Int) -> UInt32? {
-            guard at + 4 <= content.count else { return nil }
-            var value: UInt32 = 0
-            for j in at..<(at + 4) {
-                let c = content[j]
-                let digit: UInt8
-                switch c {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
-                default: return nil
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
         while i < content.count {
             let byte = content[i]
             guard byte == UInt8(ascii: "\\"), i + 1 < content.count else {
@@ -237,10 +221,10 @@ package struct JSONText {
             case UInt8(ascii: "b"): out.append(0x08)
             case UInt8(ascii: "f"): out.append(0x0C)
             case UInt8(ascii: "u"):
-                guard var scalar = hex4(i) else { continue }
+                guard var scalar = hexUnit(content, at: i) else { continue }
                 i += 4
                 if (0xD800..<0xDC00).contains(scalar), i + 6 <= content.count, content[i] == 0x5C,
-                    content[i + 1] == UInt8(ascii: "u"), let low = hex4(i + 2), (0xDC00..<0xE000).contains(low)
+                    content[i + 1] == UInt8(ascii: "u"), let low = hexUnit(content, at: i + 2), (0xDC00..<0xE000).contains(low)
                 {
                     scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
                     i += 6
@@ -251,5 +235,57 @@ package struct JSONText {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The four hex digits at `at` in `content` as a UTF-16 unit; nil when they are not four hex digits.
+    static func hexUnit(_ content: UnsafeRawBufferPointer, at: Int) -> UInt32? {
+        guard at + 4 <= content.count else { return nil }
+        var value: UInt32 = 0
+        for j in at..<(at + 4) {
+            let c = content[j]
+            let digit: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = c - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        return value
+    }
+
+    /// Whether every backslash in a string literal's content starts one of JSON's escapes, and every
+    /// `\u` that is half of a surrogate pair is its first half, with the second right after it: for
+    /// readers that must refuse what JSON does not allow, since ``decodeString(_:escaped:)`` reads past it.
+    package static func hasOnlyJSONEscapes(_ content: UnsafeRawBufferPointer) -> Bool {
+        func unit(at index: Int) -> UInt32? {
+            guard index + 1 < content.count, content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u") else { return nil }
+            return hexUnit(content, at: index + 2)
+        }
+        var index = 0
+        while index < content.count {
+            guard content[index] == UInt8(ascii: "\\") else {
+                index += 1
+                continue
+            }
+            guard index + 1 < content.count else { return false }
+            switch content[index + 1] {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                index += 2
+            case UInt8(ascii: "u"):
+                guard let first = unit(at: index) else { return false }
+                switch first {
+                case 0xD800..<0xDC00:
+                    guard let second = unit(at: index + 6), (0xDC00..<0xE000).contains(second) else { return false }
+                    index += 12
+                case 0xDC00..<0xE000: return false
+                default: index += 6
+                }
+            default: return false
+            }
+        }
+        return true
     }
 }

@@ -84,41 +84,8 @@ extension JSONValue {
     private static func string(_ text: inout JSONText) -> String? {
         guard let (range, escaped) = text.string() else { return nil }
         let content = UnsafeRawBufferPointer(rebasing: text.bytes[range])
-        guard !escaped || hasOnlyJSONEscapes(content) else { return nil }
+        guard !escaped || JSONText.hasOnlyJSONEscapes(content) else { return nil }
         return JSONText.decodeString(content, escaped: escaped)
-    }
-
-    /// Whether every backslash in a string's content starts one of JSON's escapes, and every `\u` that
-    /// is half of a surrogate pair is the right half, with the other beside it.
-    private static func hasOnlyJSONEscapes(_ content: UnsafeRawBufferPointer) -> Bool {
-        func unit(at index: Int) -> UInt32? {
-            guard index + 6 <= content.count, content[index] == UInt8(ascii: "\\"), content[index + 1] == UInt8(ascii: "u") else { return nil }
-            return UInt32(String(decoding: UnsafeRawBufferPointer(rebasing: content[(index + 2)..<(index + 6)]), as: UTF8.self), radix: 16)
-        }
-        var index = 0
-        while index < content.count {
-            guard content[index] == UInt8(ascii: "\\") else {
-                index += 1
-                continue
-            }
-            guard index + 1 < content.count else { return false }
-            switch content[index + 1] {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                index += 2
-            case UInt8(ascii: "u"):
-                guard let first = unit(at: index) else { return false }
-                switch first {
-                case 0xD800..<0xDC00:
-                    guard let second = unit(at: index + 6), (0xDC00..<0xE000).contains(second) else { return false }
-                    index += 12
-                case 0xDC00..<0xE000: return false
-                default: index += 6
-                }
-            default: return false
-            }
-        }
-        return true
     }
 
     /// A number in JSON's grammar, `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, that a `Double` holds.

@@ -127,10 +127,10 @@ struct CLITarget {
         let generated = try GeneratedLibrary.prepare(plan(events: events), at: path, label: label, report: report)
         let library = try Library(at: path)
         let model = try library.currentReadModel()
-        guard let (number, _) = try model.highestNumbered(in: generated.bigPodcast, limit: 1).first else {
+        let newest = try model.episodes(EpisodeQuery(podcast: generated.bigPodcast, sort: .numberDescending, limit: 1_000))
+        guard let number = newest.first?.number else {
             throw BenchFailure("the generated podcast \(generated.bigPodcast) has no episodes")
         }
-        let newest = try model.episodes(EpisodeQuery(podcast: generated.bigPodcast, sort: .numberDescending, limit: 1_000))
         guard let transcribed = newest.first(where: \.hasTranscript), let transcript = try model.episode(transcribed.id)?.transcript else {
             throw BenchFailure("none of the generated podcast \(generated.bigPodcast)'s newest episodes has a transcript")
         }

@@ -135,6 +135,42 @@ struct WritePathTests {
         #expect(try studio.states().podcasts[show]?.live?.name == "Renamed")
     }
 
+    @Test("each group is projected from the states it decided on, which give what a replay of the log gives")
+    func projectedFromDecidedStates() throws {
+        // Given a podcast, and a batch in groups of three that changes its episodes again and again, each
+        // change in a later group than the one before it on the same episode, with a refusal among them
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let (a, b) = (EpisodeID(UUID()), EpisodeID(UUID()))
+        let batch = [
+            Submission(.createEpisode(in: .id(show), .create(id: a, title: "A one", at: studio.tick()))),
+            Submission(.createEpisode(in: .id(show), .create(id: b, title: "B one", at: studio.tick()))),
+            Submission(.episode(.id(a), .describe("About A"))),
+            Submission(.podcast(.id(show), .describe("About the show"))),
+            Submission(.episode(.id(b), .renumber(7))),
+            Submission(.episode(.id(a), .retitle("A two"))),
+            Submission(.episode(.id(b), .delete)),
+            Submission(.podcast(.id(show), .rename("Show, renamed"))),
+            Submission(.episode(.id(b), .retitle("B two"))),
+            Submission(.episode(.id(a), .renumber(9))),
+        ]
+
+        // When it is submitted going on past refusals
+        let report = try studio.library.submit(batch, actor: "tester", keepGoing: true, clock: studio.tick, groupLimit: 3)
+
+        // Then only the retitle of the deleted episode was refused, and each row holds every group's change
+        #expect(report.results.map { (try? $0.get()) == nil } == [false, false, false, false, false, false, false, false, true, false])
+        let model = try studio.library.currentReadModel()
+        let detail = try #require(try model.episode(a))
+        #expect((detail.title, detail.description, detail.number) == ("A two", "About A", 9))
+        #expect(try model.episode(b) == nil)
+        #expect(try model.podcastNames()[show] == "Show, renamed")
+        // and the read models are what a replay of the log makes
+        let verification = try studio.library.verify()
+        #expect(verification.readModel.isEmpty)
+        #expect(verification.readModelProblems.isEmpty)
+    }
+
     @Test("a read model that can be updated: undo reports no error")
     func noReadModelError() throws {
         let studio = try Studio()

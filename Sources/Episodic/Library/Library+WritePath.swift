@@ -35,11 +35,15 @@ extension Library {
             model.removeLeftovers()
             var result: Result?
             var sync: SyncInProgress?
+            var known: KnownStates?
             var attempt = 1
             while result == nil {
                 do {
                     let kept = previous.flatMap { $0.head == store.head && $0.workspace.readModel === model ? $0.workspace : nil }
-                    result = try body(writer, kept ?? Workspace(log: store, readModel: model))
+                    let workspace = kept ?? Workspace(log: store, readModel: model)
+                    workspace.beginChanges(at: log.head)
+                    result = try body(writer, workspace)
+                    known = workspace.statesBeforeChanges
                     sync = try writer.startSync()
                 } catch is LogStoreRace where attempt < Self.decisionAttempts {
                     // A teammate's commit came first; the copy now holds it: decide again on it.
@@ -56,7 +60,7 @@ extension Library {
             // What `body` appended is projected while the disk syncs it, and durable before anything
             // projected from it is committed. A failed sync fails the change, whatever the projection did.
             do {
-                try model.catchUp(with: log, beforeCommit: sync!.finish)
+                try model.catchUp(with: log, known: known, beforeCommit: sync!.finish)
                 try sync!.finish()
                 return (result!, nil)
             } catch {

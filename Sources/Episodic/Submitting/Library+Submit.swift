@@ -70,6 +70,8 @@ extension Library {
                     let time = tick()
                     let submission = timingCreations ? submissions[index].created(at: time) : submissions[index]
                     while true {
+                        // Set while the command's events are applied to the workspace but not appended.
+                        var applied = false
                         do {
                             if !atomic { workspace.startReading() }
                             let decision = try workspace.decide(submission)
@@ -77,6 +79,7 @@ extension Library {
                             if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
                             let before = try workspace.statesBefore(events)
                             let place = batch.add(events, blobs: blobs, versionsBefore: try workspace.apply(events))
+                            applied = true
                             workspace.hold(blobs)
                             var outcome = SubmitOutcome(
                                 name: submission.name, commandID: batch.commandID, events: events, positions: nil, created: decision.created,
@@ -86,6 +89,7 @@ extension Library {
                             } else {
                                 outcome.positions = try batch.append(
                                     to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
+                                applied = false
                             }
                             outcome.changes = try workspace.changes(of: events, from: before)
                             results.append(.success(outcome))
@@ -99,6 +103,9 @@ extension Library {
                             continue
                         } catch {
                             let error = (error as? LogStoreRace)?.refusal ?? error
+                            // Events applied but never appended must not stand in the states the next
+                            // commands decide on, nor in those the projection starts from.
+                            if applied && !atomic { workspace.forgetStreams() }
                             // A read model found malformed deciding is rebuilt now, for the next command.
                             recoverIfMalformed(error, workspace.readModel)
                             let failure = SubmitFailure(index: index, name: submission.name, error: error)

@@ -37,6 +37,10 @@ final class Workspace {
     private var storedHolders: [PodcastID: [Int: EpisodeID?]] = [:]
     /// Content of the batch's accepted commands, not yet in the blob store.
     private var pendingBlobs: [BlobRef: [UInt8]] = [:]
+    /// The podcasts and episodes the events applied since ``beginChanges(at:)`` change, as they stood
+    /// at that position: where the projection of those events starts its fold. Nil once the streams
+    /// are read again at another position (``forgetStreams()``).
+    private(set) var statesBeforeChanges: KnownStates?
 
     init(log: any LogStore, readModel: ReadModel) {
         self.log = log
@@ -54,6 +58,14 @@ final class Workspace {
         storedNames = nil
         storedNameKeys = nil
         storedHolders = [:]
+        statesBeforeChanges = nil
+    }
+
+    /// Starts recording the states the next events change (``statesBeforeChanges``), as of `position`:
+    /// the log's head, every stream loaded so far standing there. Under the writer lock, before a
+    /// group of commands is decided.
+    func beginChanges(at position: LogPosition) {
+        statesBeforeChanges = KnownStates(at: position)
     }
 
     // MARK: States
@@ -142,11 +154,16 @@ final class Workspace {
         var before: [StreamID: Int] = [:]
         for event in events {
             try load(event.aggregate)
-            if case .episode(let id) = event.aggregate {
+            switch event.aggregate {
+            case .episode(let id):
                 let old = state.episode(id)
+                statesBeforeChanges?.keepFirst(old, of: id)
                 state.evolve(event)
                 numbers.update(id, from: old, to: state.episode(id))
-            } else {
+            case .podcast(let id):
+                statesBeforeChanges?.keepFirst(state.podcast(id), of: id)
+                state.evolve(event)
+            case .fonts:
                 state.evolve(event)
             }
             let stream = StreamID(domain: event.stream)

@@ -15,7 +15,7 @@ import PodcastDomain
 /// writes its row once per transaction it appears in. An entity met for the first time starts from its
 /// state as of the fold's start: `.initial` when the fold starts at the beginning of the log, else the
 /// fold of its stream up to there, read through the stream index (cost in proportion to that stream,
-/// not to the log).
+/// not to the log), unless the caller already knows it (``KnownStates``).
 struct EntityFold {
     private let states = FoldShards()
     private let log: EventLog
@@ -23,14 +23,17 @@ struct EntityFold {
     private var readers: [LogReader]
     /// The position the states held start from: an entity met for the first time is folded up to here.
     private var base: LogPosition
+    /// States the caller folded through a position; used for entities met first while ``base`` is there.
+    private let known: KnownStates?
 
     /// Events each reader reads per round of the second read: small enough that the needed events
     /// copied out and those being folded stay a few megabytes.
     static let copyRunLength = 32_768
 
-    init(log: EventLog, after base: LogPosition) {
+    init(log: EventLog, after base: LogPosition, known: KnownStates? = nil) {
         self.log = log
         self.base = base
+        self.known = known
         readers = [LogReader(log)]
     }
 
@@ -53,13 +56,14 @@ struct EntityFold {
         _ plan: FoldPlan, after start: LogPosition, batchSize: Int, progress: (LogPosition) -> Void
     ) throws -> EntityChanges {
         // An entity met for the first time starts from its state as of the fold's start.
+        let known = known.flatMap { $0.position == base ? $0 : nil }
         for id in plan.podcasts.keys where states[podcast: id] == nil {
-            states[podcast: id] = try startingState(of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve) {
+            states[podcast: id] = try startingState(known?.podcasts[id], of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve) {
                 KeptStates.podcast(id, from: $0)
             }
         }
         for id in plan.episodes.keys where states[episode: id] == nil {
-            states[episode: id] = try startingState(of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve) {
+            states[episode: id] = try startingState(known?.episodes[id], of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve) {
                 KeptStates.episode(id, from: $0)
             }
         }
@@ -117,12 +121,12 @@ struct EntityFold {
         return events
     }
 
-    /// An entity's state as of the fold's start. Its time is set by the events folded: every planned
-    /// entity has at least one needed event, its latest.
+    /// An entity's state as of the fold's start: `known`, else read from its stream. Its time is set by
+    /// the events folded: every planned entity has at least one needed event, its latest.
     private func startingState<State>(
-        of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State, kept: ([UInt8]) -> State?
+        _ known: State?, of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State, kept: ([UInt8]) -> State?
     ) throws -> EntityChanges.Change<State> {
-        .init(state: try baseState(of: stream, initial, evolve, kept: kept), updatedAt: Timestamp(rawValue: 0)!)
+        .init(state: try known ?? baseState(of: stream, initial, evolve, kept: kept), updatedAt: Timestamp(rawValue: 0)!)
     }
 
     /// The fold of `stream` through ``base``: from the fold a command kept of it (the log's

@@ -19,12 +19,13 @@ extension ReadModel {
     /// after each round of reading (at most `batchSize` events on each core); a transaction holds the
     /// rows of about `entitiesPerTransaction` entities at most. `stored` is the checkpoints as the
     /// caller knows them under the writer lock; nil reads them. `beforeCommit` runs once, inside the
-    /// first transaction, just before it commits.
+    /// first transaction, just before it commits. `known` states spare the folds that start where they
+    /// stand the reading of their streams.
     @discardableResult
     static func catchUp(
         _ database: some DatabaseWriter, projectors: [any Projector], log: EventLog, through end: LogPosition? = nil,
         stored: [String: Checkpoints.Row]? = nil, batchSize: Int, entitiesPerTransaction: Int = ReadModel.entitiesPerTransaction,
-        beforeCommit: (() throws -> Void)? = nil, progress: ((RebuildProgress) -> Void)?
+        known: KnownStates? = nil, beforeCommit: (() throws -> Void)? = nil, progress: ((RebuildProgress) -> Void)?
     ) throws -> CaughtUp {
         var beforeCommit = beforeCommit
         let head = min(end ?? log.head, log.head)
@@ -36,7 +37,7 @@ extension ReadModel {
         let total = groups.keys.map { head.rawValue - min($0, head.rawValue) }.reduce(0, +)
         let started = ContinuousClock.now
         for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
-            var fold = EntityFold(log: log, after: LogPosition(checkpoint))
+            var fold = EntityFold(log: log, after: LogPosition(checkpoint), known: known)
             var position = LogPosition(checkpoint)
             while position < head {
                 // Each transaction writes the final rows of the entities its events touched: an entity

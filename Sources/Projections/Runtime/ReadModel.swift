@@ -176,10 +176,12 @@ public final class ReadModel {
     /// rebuilt by a writer only; a reader answers from a temporary replay and leaves it as it is.
     /// `beforeCommit` runs once, before anything is committed (or rebuilt): the write path waits there
     /// for the fsync of the events it projects, so that no read model records an event before the log
-    /// holds it durably, and a failure there commits nothing. Returns how many events were applied.
+    /// holds it durably, and a failure there commits nothing. `known` states, the write path's own, spare
+    /// the projection reading their streams again when they stand where the read model does. Returns
+    /// how many events were applied.
     @discardableResult
     public func catchUp(
-        with log: EventLog, asWriter: Bool = true, beforeCommit: (() throws -> Void)? = nil,
+        with log: EventLog, asWriter: Bool = true, known: KnownStates? = nil, beforeCommit: (() throws -> Void)? = nil,
         progress: ((RebuildProgress) -> Void)? = nil
     ) throws -> UInt64 {
         if asWriter, let ahead = aheadOfLog {
@@ -194,14 +196,14 @@ public final class ReadModel {
             ).applied
         }
         try reopenIfSwapped()
-        if let known = try opened.knownCheckpoints?.stillTrue(of: log) {
-            return try catchUp(from: known, with: log, beforeCommit: beforeCommit, progress: progress)
+        if let checkpoints = try opened.knownCheckpoints?.stillTrue(of: log) {
+            return try catchUp(from: checkpoints, with: log, known: known, beforeCommit: beforeCommit, progress: progress)
         }
         let stored = try database.readKeepingStatements { db in
             try Checkpoints.all(db, in: opened.checkpointTables ?? Checkpoints.tables(db))
         }
         guard let problem = try Self.mismatch(stored, log: log) else {
-            return try catchUp(from: stored, with: log, beforeCommit: beforeCommit, progress: progress)
+            return try catchUp(from: stored, with: log, known: known, beforeCommit: beforeCommit, progress: progress)
         }
         try beforeCommit?()
         if case .ahead = problem, !asWriter {
@@ -219,13 +221,13 @@ public final class ReadModel {
     /// Brings the live generation from `stored`, its checkpoints known to stand on the log, to the log's
     /// head; remembers where they then stand.
     private func catchUp(
-        from stored: [String: Checkpoints.Row], with log: EventLog, beforeCommit: (() throws -> Void)?,
+        from stored: [String: Checkpoints.Row], with log: EventLog, known: KnownStates?, beforeCommit: (() throws -> Void)?,
         progress: ((RebuildProgress) -> Void)?
     ) throws -> UInt64 {
         opened.knownCheckpoints = nil
         let caughtUp = try Self.catchUp(
-            database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, beforeCommit: beforeCommit,
-            progress: progress)
+            database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, known: known,
+            beforeCommit: beforeCommit, progress: progress)
         opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, hold: log.writerLockHold)
         if caughtUp.applied > 0 { foldLargeWALs() }
         return caughtUp.applied

@@ -52,6 +52,8 @@ extension Library {
         var next = 0
         var stopped = false
         var previous: (workspace: Workspace, head: LogPosition)?
+        let transcriptChecks = TranscriptChecksAhead(submissions)
+        defer { transcriptChecks?.stop() }
         repeat {
             let first = next
             let (group, readModelError) = try runWritePath(continuing: previous) { writer, workspace in
@@ -74,7 +76,7 @@ extension Library {
                         var applied = false
                         do {
                             if !atomic { workspace.startReading() }
-                            let decision = try workspace.decide(submission)
+                            let decision = try workspace.decide(submission, transcriptCheck: transcriptChecks?.take(index))
                             let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
                             if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
                             let before = try workspace.statesBefore(events)

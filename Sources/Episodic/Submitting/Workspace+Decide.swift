@@ -3,8 +3,9 @@ import PodcastDomain
 
 extension Workspace {
     /// What a submission decides, against the states and facts as the batch has left them; the events
-    /// are not folded in (see ``apply(_:)``).
-    func decide(_ submission: Submission) throws -> Decision {
+    /// are not folded in (see ``apply(_:)``). `transcriptCheck`, for a transcript import, is its
+    /// transcript's check if it was made ahead.
+    func decide(_ submission: Submission, transcriptCheck: TranscriptCheck? = nil) throws -> Decision {
         switch submission.action {
         case let .podcast(reference, command):
             let id = try resolve(reference)
@@ -22,7 +23,7 @@ extension Workspace {
                 let current = try episode(id).live?.thumbnailSettings
                 return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
             }
-            let events = try decide(command, episode: id)
+            let events = try decide(command, episode: id, transcriptCheck: transcriptCheck)
             return Decision(events: events, warnings: events.flatMap(\.transcriptWarnings), thumbnailWarnings: try thumbnailWarnings(command, id, events))
         case let .createEpisode(reference, command):
             guard case .create(let id, _, _, _, _, _) = command else {
@@ -103,10 +104,12 @@ extension Workspace {
     }
 
     /// An episode command on an existing episode.
-    private func decide(_ command: EpisodeCommand, episode id: EpisodeID) throws -> [DomainEvent] {
+    private func decide(_ command: EpisodeCommand, episode id: EpisodeID, transcriptCheck: TranscriptCheck? = nil) throws -> [DomainEvent] {
         let state = try episode(id)
         guard let podcast = state.existing?.podcastID else { throw DomainError.episodeNotFound }
-        return try EpisodeDecider.decide(command, state, try episodeFacts(for: id, in: podcast, command))
+        var facts = try episodeFacts(for: id, in: podcast, command)
+        facts.transcriptCheck = transcriptCheck
+        return try EpisodeDecider.decide(command, state, facts)
     }
 
     /// Subtitles from the episode's current transcript, their SRT file, and what the conversion read past.

@@ -38,9 +38,13 @@ public struct EpisodeFacts: Hashable, Sendable {
     public var podcast: PodcastState
     /// The numbers of the podcast's other live episodes: numbers are unique within a podcast.
     public var otherNumbers: [Int: EpisodeID]
+    /// For a transcript import, the check of its transcript if made ahead; the decider checks it
+    /// itself otherwise, or when this one is of other content or strictness.
+    public var transcriptCheck: TranscriptCheck?
 
-    public init(podcast: PodcastState, otherNumbers: [Int: EpisodeID] = [:]) {
+    public init(podcast: PodcastState, otherNumbers: [Int: EpisodeID] = [:], transcriptCheck: TranscriptCheck? = nil) {
         self.podcast = podcast
         self.otherNumbers = otherNumbers
+        self.transcriptCheck = transcriptCheck
     }
 }

@@ -41,7 +41,7 @@ public enum EpisodeDecider: Decider {
             return [.episodeDeleted(EpisodeDeleted(episodeID: id))]
 
         case let .importTranscript(bytes, ref, strict):
-            let warnings = try Rules.transcript(bytes, ref, strict: strict)
+            let warnings = try (facts.transcriptCheck?.outcome(of: ref, strict: strict) ?? TranscriptCheck(bytes, ref, strict: strict).outcome).get()
             guard let current = episode.transcript else {
                 return [.transcriptImported(TranscriptImported(episodeID: id, transcript: ref, warnings: warnings))]
             }

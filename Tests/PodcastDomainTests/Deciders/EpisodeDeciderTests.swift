@@ -115,6 +115,32 @@ struct EpisodeDeciderTests {
             .thenRefused(.transcriptSizeMismatch(declared: Fixture.transcript.byteCount, actual: 3))
     }
 
+    @Test("a transcript checked ahead is taken for the same content and strictness only; otherwise the decider checks it")
+    func transcriptCheckedAhead() throws {
+        // Given a transcript with defects, which a lenient import reads past and a strict one refuses
+        let text = "Show notes\n00:00:10\nHost\nHello.\n\n00:00:05\nGuest\nEarlier?\n"
+        let (bytes, ref) = (Array(text.utf8), Fixture.blob(text))
+        let lenient = TranscriptCheck(bytes, ref, strict: false)
+        let warnings = try lenient.outcome.get()
+        #expect(warnings.map(\.kind) == [.header, .timeOutOfOrder])
+        let given = Given(podcast, episode: [Fixture.episodeCreated()])
+        let imported = [DomainEvent.transcriptImported(TranscriptImported(episodeID: id, transcript: ref, warnings: warnings))]
+
+        // Then its lenient check is taken by a lenient import, as the decider's own would be
+        given.checked(lenient).when(.importTranscript(bytes: bytes, ref: ref)).then(imported)
+        given.when(.importTranscript(bytes: bytes, ref: ref)).then(imported)
+        // and not by a strict one, which the decider checks, and refuses
+        guard case .failure(let refusal) = TranscriptCheck(bytes, ref, strict: true).outcome else {
+            Issue.record("a strict check passed a transcript with defects")
+            return
+        }
+        given.checked(lenient).when(.importTranscript(bytes: bytes, ref: ref, strict: true)).thenRefused(refusal)
+        // nor by an import of other content
+        let clean = "00:00:01\nHost\nHello.\n"
+        given.checked(lenient).when(.importTranscript(bytes: Array(clean.utf8), ref: Fixture.blob(clean)))
+            .then([.transcriptImported(TranscriptImported(episodeID: id, transcript: Fixture.blob(clean), warnings: []))])
+    }
+
     @Test("subtitles are recorded only from the current transcript, and go out of date when it changes")
     func subtitles() {
         let srt = SubtitlesRef(blob: Fixture.blob("srt"), cueCount: 1, transcript: Fixture.transcript)

@@ -37,6 +37,7 @@ struct EpisodeSpec {
     let podcastHistory: [DomainEvent]
     let history: [DomainEvent]
     var otherNumbers: [Int: EpisodeID] = [:]
+    var transcriptCheck: TranscriptCheck?
 
     func numbers(_ numbers: [Int: EpisodeID]) -> EpisodeSpec {
         var copy = self
@@ -44,9 +45,16 @@ struct EpisodeSpec {
         return copy
     }
 
+    /// With a transcript checked ahead of the decision.
+    func checked(_ check: TranscriptCheck) -> EpisodeSpec {
+        var copy = self
+        copy.transcriptCheck = check
+        return copy
+    }
+
     func when(_ command: EpisodeCommand) -> When {
         let state = EpisodeDecider.fold(history)
-        let facts = EpisodeFacts(podcast: PodcastDecider.fold(podcastHistory), otherNumbers: otherNumbers)
+        let facts = EpisodeFacts(podcast: PodcastDecider.fold(podcastHistory), otherNumbers: otherNumbers, transcriptCheck: transcriptCheck)
         return When(result: Result { () throws(DomainError) in try EpisodeDecider.decide(command, state, facts) })
     }
 }

@@ -199,6 +199,10 @@ enum CueBreaking {
         }
 
         /// The cheapest cues, as lines of tokens; nil when `lastLineWidth` cannot be met.
+        ///
+        /// Each cue from `start` to `end` is weighed once for its ends (its width is its lines' and the
+        /// space between them, wherever the line break falls), then for its cheapest line break. Among
+        /// equal costs the first found stays: breaks in order, two lines before one, starts in order.
         mutating func solve() -> [[[Token]]]? {
             let count = tokens.count
             let maximum = SubtitleConventions.maximumLineLength
@@ -207,23 +211,30 @@ enum CueBreaking {
             var from = [(start: Int, middle: Int?)](repeating: (0, nil), count: count + 1)
             best[0] = 0
             for start in 0..<count where best[start] < Int.max {
-                var middle = start + 1
-                while middle <= count, width(start, middle) <= maximum {
-                    let top = width(start, middle)
-                    if middle < count || lastLineWidth.map({ top <= $0 }) ?? true {
-                        consider(best[start] + cueCost(width: top, start: start, end: middle), at: middle, from: (start, nil))
+                var end = start + 1
+                while end <= count {
+                    let whole = width(start, end)
+                    if whole > 2 * maximum + 1 { break }
+                    let cost = best[start] + cueCost(width: whole, start: start, end: end)
+                    if lastLineWidth == nil || end < count {
+                        var cheapest = Int.max, breakAt = 0
+                        var middle = start + 1
+                        while middle < end {
+                            let top = width(start, middle)
+                            if top > maximum { break }
+                            let bottom = whole - top - 1
+                            if bottom <= maximum {
+                                let lineBreak = lineBreakCost[middle] + Self.balance(top, bottom)
+                                if lineBreak < cheapest { (cheapest, breakAt) = (lineBreak, middle) }
+                            }
+                            middle += 1
+                        }
+                        if cheapest < Int.max { consider(cost + Cost.secondLine + cheapest, at: end, from: (start, breakAt)) }
                     }
-                    var end = middle + 1
-                    while middle < count, lastLineWidth == nil || end < count, end <= count,
-                          width(middle, end) <= maximum
-                    {
-                        let bottom = width(middle, end)
-                        let cost = best[start] + lineBreakCost[middle] + Cost.secondLine + Self.balance(top, bottom)
-                            + cueCost(width: top + 1 + bottom, start: start, end: end)
-                        consider(cost, at: end, from: (start, middle))
-                        end += 1
+                    if whole <= maximum, end < count || lastLineWidth.map({ whole <= $0 }) ?? true {
+                        consider(cost, at: end, from: (start, nil))
                     }
-                    middle += 1
+                    end += 1
                 }
             }
             guard best[count] < Int.max else { return nil }

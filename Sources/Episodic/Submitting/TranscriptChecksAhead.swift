@@ -22,11 +22,12 @@ final class TranscriptChecksAhead: @unchecked Sendable {
     /// Starts checking the transcripts `submissions` import, through `start` (a new thread); nil when
     /// there is nothing to check ahead of (no import, or a single command).
     init?(_ submissions: [Submission], start: (@escaping @Sendable () -> Void) -> Void = DetachedThread.start) {
+        guard submissions.count > 1 else { return nil }
         let imports = submissions.indices.compactMap { index -> (index: Int, bytes: [UInt8], ref: BlobRef, strict: Bool)? in
             guard case .episode(_, .importTranscript(let bytes, let ref, let strict)) = submissions[index].action else { return nil }
             return (index, bytes, ref, strict)
         }
-        guard submissions.count > 1, !imports.isEmpty else { return nil }
+        guard !imports.isEmpty else { return nil }
         start { [self] in
             for item in imports {
                 let begun = condition.withLock {

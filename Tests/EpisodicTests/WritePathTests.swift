@@ -1,6 +1,6 @@
 import CoreValues
 import Episodic
-import EventLog
+@testable import EventLog
 import Foundation
 import GRDB
 import PodcastDomain
@@ -171,6 +171,28 @@ struct WritePathTests {
         #expect(verification.readModelProblems.isEmpty)
     }
 
+    @Test("a command whose commit cannot be synced is not acknowledged, and no read model ever records it")
+    func failedSync() throws {
+        // Given a podcast
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let head = studio.library.head
+
+        // When its rename is submitted on a disk whose syncs of log segments fail
+        #expect(throws: EventLogError.self) {
+            try FileSystemLayer.$current.withValue(FailingSegmentSyncs()) {
+                try studio.library.submit([Submission(.podcast(.id(show), .rename("Renamed")))], actor: "tester", clock: studio.tick)
+            }
+        }
+
+        // Then the commit was taken back, and the read models never recorded it: none stands past the
+        // log's head (the projection waits for the sync before it commits), and they still say "Show"
+        #expect(studio.library.head == head)
+        #expect(ReadModel.furthestCheckpoint(in: studio.library.path) == head)
+        #expect(try studio.library.currentReadModel().podcastNames()[show] == "Show")
+        #expect(try studio.library.verify().readModel.isEmpty)
+    }
+
     @Test("a read model that can be updated: undo reports no error")
     func noReadModelError() throws {
         let studio = try Studio()
@@ -180,4 +202,30 @@ struct WritePathTests {
         #expect(undone.readModelError == nil)
         #expect(try studio.library.currentReadModel().podcastNames()[show] == "Show")
     }
+}
+
+/// The system's calls, except that syncing a log segment fails with EIO, as a disk that lost the writes
+/// does: the log then takes back the commits the sync covered.
+private struct FailingSegmentSyncs: FileSystemCalls {
+    private let system = SystemCalls()
+
+    func fsync(_ descriptor: Int32) -> Int32 {
+        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+        let path = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        guard !(path.contains("/log/") && path.hasSuffix(".seg")) else {
+            errno = EIO
+            return -1
+        }
+        return system.fsync(descriptor)
+    }
+
+    func openat(_ directory: Int32, _ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { system.openat(directory, path, flags, mode) }
+    func pwrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: off_t) -> Int { system.pwrite(descriptor, bytes, offset) }
+    func ftruncate(_ descriptor: Int32, _ size: off_t) -> Int32 { system.ftruncate(descriptor, size) }
+    func mkdirat(_ directory: Int32, _ path: String, _ mode: mode_t) -> Int32 { system.mkdirat(directory, path, mode) }
+    func renameat(_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) -> Int32 {
+        system.renameat(fromDirectory, from, toDirectory, to)
+    }
+    func unlinkat(_ directory: Int32, _ path: String, _ flags: Int32) -> Int32 { system.unlinkat(directory, path, flags) }
 }

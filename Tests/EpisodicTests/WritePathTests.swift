@@ -193,6 +193,33 @@ struct WritePathTests {
         #expect(try studio.library.verify().readModel.isEmpty)
     }
 
+    @Test("a damaged last commit that only the read models show was acknowledged is never cut")
+    func readModelsWitnessTheTail() throws {
+        // Given a library whose last commit, a rename the read models have projected, is damaged on
+        // disk, and whose stream index is gone, so that only the read models show it was acknowledged
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        _ = try studio.must(Submission(.podcast(.id(show), .rename("Renamed"))))
+        let acknowledged = studio.library.head
+        let log = studio.library.path + "/log"
+        let segment = log + "/" + (try FileManager.default.contentsOfDirectory(atPath: log).filter { $0.hasSuffix(".seg") }.max()!)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
+        bytes[bytes.count - 1] ^= 0x01
+        try Data(bytes).write(to: URL(fileURLWithPath: segment))
+        try FileManager.default.removeItem(atPath: studio.library.path + "/index")
+
+        // When another command is submitted
+        let reopened = try Library(at: studio.library.path)
+        let error = #expect(throws: EventLogError.self) {
+            try reopened.submit([Submission(.podcast(.id(show), .describe("About")))], actor: "tester", clock: studio.tick)
+        }
+
+        // Then the writer refuses to cut the commit, saying what showed it was acknowledged, and the log
+        // is as it was
+        #expect("\(String(describing: error))".contains("the read models show that position \(acknowledged.rawValue) was acknowledged"))
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment))) == bytes)
+    }
+
     @Test("a read model that can be updated: undo reports no error")
     func noReadModelError() throws {
         let studio = try Studio()

@@ -85,6 +85,32 @@ struct DamagedReadModelTests {
         #expect(try cli.list("projections", "status").allSatisfy { $0["current"] as? Bool == true })
     }
 
+    @Test(
+        "a write that meets a broken page while deciding exits 74; the read model is set aside and rebuilt, and the write goes in again",
+        arguments: ["submit", "submit --atomic", "undo"])
+    func brokenPageWhileDeciding(command: String) throws {
+        let cli = try library()
+        try cli.must("episode", "delete", "Show/3")
+        try breakSidebarPage(cli)
+        // Numbering a new episode, or bringing the deleted one back under its number, reads the
+        // podcast's episodes from the broken page.
+        let write = { () throws -> CLI.Run in
+            command == "undo"
+                ? try cli.run("undo", "--last")
+                : try cli.run(command.split(separator: " ").map(String.init), input: #"{"command":"episode.create","podcast":"Show","title":"New"}"#)
+        }
+        let first = try write()
+        #expect(first.status == 74, "\(first.err)")
+        #expect(first.err.contains("malformed"), "\(first.err)")
+        let kept = try setAside(cli)
+        #expect(kept.count == 1 && kept.first?.contains(".damaged.") == true, "\(kept)")
+
+        let second = try write()
+        #expect(second.status == 0, "\(second.err)")
+        #expect(try titles(cli).titles.contains(command == "undo" ? "Episode 3" : "New"))
+        #expect(try cli.run("log", "verify").status == 0)
+    }
+
     @Test("a rebuild of everything never needs the old read model")
     func rebuildOverGarbage() throws {
         let cli = try library()

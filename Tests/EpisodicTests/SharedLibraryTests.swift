@@ -115,6 +115,30 @@ struct SharedLibraryTests {
         #expect(throws: LibraryError.alreadyShared(path: studioPath)) { try pushed.push(to: location) }
     }
 
+    @Test("a transcript imported on one machine is read on another: its blobs reach the server with the commits naming them")
+    func blobsTravelWithCommits() throws {
+        // Given a shared library on two machines
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        let show = try createPodcast("Show", on: ana)
+        try Library.clone(location, into: folder("bo"))
+
+        // When one machine imports a transcript and converts it
+        let episode = EpisodeID(UUID())
+        let transcript = Array("00:00:01\nAna\nWelcome to the show.\n00:00:05\nBo\nThanks for having me.\n".utf8)
+        let report = try ana.submit([
+            Submission(.createEpisode(in: .id(show), .create(id: episode, title: "Pilot", at: .now))),
+            .importTranscript(transcript, into: .id(episode)),
+            Submission(.convertTranscript(.id(episode))),
+        ], actor: "ana")
+        #expect(report.results.allSatisfy { (try? $0.get()) != nil }, "\(report.results)")
+
+        // Then the other machine reads both blobs, which only the server can have given it
+        let bo = try Library(at: folder("bo"))
+        #expect(try bo.subtitles(of: .id(episode)).srt == ana.subtitles(of: .id(episode)).srt)
+        #expect(try bo.search("welcome").hits.map(\.episodeID) == [episode])
+        #expect(try bo.verify().isClean)
+    }
+
     @Test("a podcast a teammate deletes while an episode is being added to it: the addition is decided again, and refused")
     func readStreamExpected() throws {
         let ana = try Library.createShared(at: folder("ana"), on: location)

@@ -23,6 +23,17 @@ struct SharedLibraryTests {
         return id
     }
 
+    /// An episode created in `show`, given a two-turn transcript ("Welcome to the show.") and converted
+    /// to subtitles: commands whose commits name two blobs, the transcript and the subtitles.
+    func pilotWithSubtitles(_ episode: EpisodeID, in show: PodcastID) -> [Submission] {
+        let transcript = Array("00:00:01\nAna\nWelcome to the show.\n00:00:05\nBo\nThanks for having me.\n".utf8)
+        return [
+            Submission(.createEpisode(in: .id(show), .create(id: episode, title: "Pilot", at: .now))),
+            .importTranscript(transcript, into: .id(episode)),
+            Submission(.convertTranscript(.id(episode))),
+        ]
+    }
+
     /// Every segment's commits, decompressed: what must be the same bytes on every machine.
     func logBytes(_ path: String) throws -> [UInt8] {
         var bytes: [UInt8] = []
@@ -89,12 +100,7 @@ struct SharedLibraryTests {
         let own = try Library.create(at: studioPath)
         let show = try createPodcast("Round Trip", on: own)
         let episode = EpisodeID(UUID())
-        let transcript = Array("00:00:01\nAna\nWelcome to the show.\n00:00:05\nBo\nThanks for having me.\n".utf8)
-        _ = try own.submit([
-            Submission(.createEpisode(in: .id(show), .create(id: episode, title: "Pilot", at: .now))),
-            .importTranscript(transcript, into: .id(episode)),
-            Submission(.convertTranscript(.id(episode))),
-        ], actor: "ana")
+        _ = try own.submit(pilotWithSubtitles(episode, in: show), actor: "ana")
         let renamed = try own.submit([Submission(.podcast(.id(show), .rename("Round Trip Two")))], actor: "ana").results[0].get()
         _ = try own.undo(.command(renamed.commandID), actor: "ana")
         let before = try logBytes(studioPath)
@@ -124,12 +130,7 @@ struct SharedLibraryTests {
 
         // When one machine imports a transcript and converts it
         let episode = EpisodeID(UUID())
-        let transcript = Array("00:00:01\nAna\nWelcome to the show.\n00:00:05\nBo\nThanks for having me.\n".utf8)
-        let report = try ana.submit([
-            Submission(.createEpisode(in: .id(show), .create(id: episode, title: "Pilot", at: .now))),
-            .importTranscript(transcript, into: .id(episode)),
-            Submission(.convertTranscript(.id(episode))),
-        ], actor: "ana")
+        let report = try ana.submit(pilotWithSubtitles(episode, in: show), actor: "ana")
         #expect(report.results.allSatisfy { (try? $0.get()) != nil }, "\(report.results)")
 
         // Then the other machine reads both blobs, which only the server can have given it

@@ -202,7 +202,7 @@ struct WritePathTests {
         _ = try studio.must(Submission(.podcast(.id(show), .rename("Renamed"))))
         let acknowledged = studio.library.head
         let log = studio.library.path + "/log"
-        let segment = log + "/" + (try FileManager.default.contentsOfDirectory(atPath: log).filter { $0.hasSuffix(".seg") }.max()!)
+        let segment = log + "/" + (try FileManager.default.contentsOfDirectory(atPath: log).filter { Segment.number(inName: $0) != nil }.max()!)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: segment)))
         bytes[bytes.count - 1] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: segment))
@@ -242,7 +242,7 @@ private struct FailingSegmentSyncs: FileSystemCalls {
         var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
         let path = length > 0 ? String(decoding: target[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        guard !(path.contains("/log/") && path.hasSuffix(".seg")) else {
+        guard Segment.number(inName: (path as NSString).lastPathComponent) == nil else {
             errno = EIO
             return -1
         }

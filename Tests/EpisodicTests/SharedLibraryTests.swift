@@ -140,6 +140,55 @@ struct SharedLibraryTests {
         #expect(try bo.verify().isClean)
     }
 
+    @Test("a blob the server loses after its upload is sent once more; lost again, the change is refused at once, not decided again as if a teammate had come first")
+    func blobLostOnServer() throws {
+        // Given a shared library whose server throws away the first blob it is sent, as a clean-up on
+        // the server between an upload and the commit naming it would
+        let ana = try Library.createShared(at: folder("ana"), on: location)
+        let show = try createPodcast("Show", on: ana)
+        let schema = location.schema
+        let server = PostgresServer.shared!
+        #expect(server.run(sql: """
+            CREATE TABLE \(schema).uploads (sha256 text NOT NULL);
+            CREATE TABLE \(schema).losing (first_uploads integer NOT NULL);
+            INSERT INTO \(schema).losing VALUES (1);
+            CREATE FUNCTION \(schema).lose_blob() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO \(schema).uploads VALUES (NEW.sha256);
+                IF (SELECT count(*) FROM \(schema).uploads) <= (SELECT first_uploads FROM \(schema).losing) THEN
+                    DELETE FROM \(schema).blobs WHERE sha256 = NEW.sha256;
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER lose_blob AFTER INSERT ON \(schema).blobs FOR EACH ROW EXECUTE FUNCTION \(schema).lose_blob();
+            """) == 0)
+        func uploads() -> Int? {
+            (0...20).first { count in
+                server.run(sql: "DO $$ BEGIN IF (SELECT count(*) FROM \(schema).uploads) <> \(count) THEN RAISE 'no'; END IF; END $$") == 0
+            }
+        }
+
+        // When a transcript is imported, the blob is sent again and the import goes in
+        let episode = EpisodeID(UUID())
+        let imported = try ana.submit(Array(pilotWithSubtitles(episode, in: show).prefix(2)), actor: "ana")
+        #expect(imported.results.allSatisfy { (try? $0.get()) != nil }, "\(imported.results)")
+        #expect(uploads() == 2)
+        let bo = try Library.clone(location, into: folder("bo"))
+        #expect(try bo.search("welcome").hits.map(\.episodeID) == [episode])
+
+        // When the server loses every blob, another transcript is refused after one more upload
+        #expect(server.run(sql: "UPDATE \(schema).losing SET first_uploads = 1000") == 0)
+        let head = ana.head
+        let other = Array("00:00:01\nAna\nA second take.\n".utf8)
+        let refused = try ana.submit([.importTranscript(other, into: .id(episode))], actor: "ana")
+        #expect(uploads() == 4, "an upload with the decision and one more, not one for each decision of a race")
+        let failure = try #require(refused.results.first.flatMap { result -> SubmitFailure? in
+            if case .failure(let failure) = result { failure } else { nil }
+        })
+        #expect("\(failure)".contains("has no blob"), "\(failure)")
+        #expect(ana.head == head, "nothing was appended")
+    }
+
     @Test("a podcast a teammate deletes while an episode is being added to it: the addition is decided again, and refused")
     func readStreamExpected() throws {
         let ana = try Library.createShared(at: folder("ana"), on: location)

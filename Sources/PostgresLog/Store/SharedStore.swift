@@ -191,11 +191,11 @@ struct SharedAppender: LogAppender {
         for ref in refs where !onServer.contains(ref.sha256) { try shared.upload(ref, stored: store.local.blobs.stored(ref)) }
         let positions: ClosedRange<LogPosition>
         do {
-            positions = try PostgresAppend.append(commit, claims: claims, schema: store.schema, on: shared.session)
+            positions = try appendSendingLostBlobOnce(commit, claims: claims, on: shared)
         } catch SharedLogError.unreachable(let server, let reason) {
             // The call went out; whether the server committed it before the connection went is unknown.
             throw SharedLogError.outcomeUnknown(server: server, reason: reason)
-        } catch let error where error is PostgresAppendError || error is EventLogError {
+        } catch let error where Self.lostRace(error) {
             // Decided on a copy that a teammate's commit has since overtaken: take their commits, so
             // that the next decision sees them.
             try store.pull(into: writer)
@@ -211,6 +211,28 @@ struct SharedAppender: LogAppender {
         var versions: [StreamID: Int] = [:]
         for stream in Set(commit.events.map(\.stream)) { versions[stream] = try writer.version(of: stream) }
         return AppendResult(positions: positions, streamVersions: versions)
+    }
+
+    /// Appends `commit`; if the server has lost a blob it names since the upload (a clean-up on the
+    /// server), sends that blob again from this machine's folder and appends once more. A blob missing
+    /// again is the refusal: no teammate's commit explains it, so deciding again would meet it again.
+    private func appendSendingLostBlobOnce(_ commit: Commit, claims: [ClaimChange], on shared: SharedLog) throws -> ClosedRange<LogPosition> {
+        do {
+            return try PostgresAppend.append(commit, claims: claims, schema: store.schema, on: shared.session)
+        } catch PostgresAppendError.blobMissing(let sha256) {
+            guard let ref = commit.events.lazy.flatMap(\.blobs).first(where: { $0.sha256 == sha256 }) else {
+                throw PostgresAppendError.blobMissing(sha256: sha256)
+            }
+            try shared.upload(ref, stored: store.local.blobs.stored(ref))
+            return try PostgresAppend.append(commit, claims: claims, schema: store.schema, on: shared.session)
+        }
+    }
+
+    /// A refusal that a teammate's commit explains, so that the change may pass decided again on the
+    /// copy that holds it: a stream moved on, or a name or number was taken.
+    private static func lostRace(_ error: any Error) -> Bool {
+        if case .versionConflict = error as? EventLogError { return true }
+        return error as? PostgresAppendError == .claimTaken
     }
 
     /// The server commits each commit durably before it answers: there is nothing to group here.

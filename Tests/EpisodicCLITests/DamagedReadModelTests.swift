@@ -102,6 +102,9 @@ struct DamagedReadModelTests {
         let first = try write()
         #expect(first.status == 74, "\(first.err)")
         #expect(first.err.contains("malformed"), "\(first.err)")
+        // The error says what the warning before it says: the read model was rebuilt already.
+        #expect(first.err.contains("has been rebuilt from the log since: run the command again"), "\(first.err)")
+        #expect(!first.err.contains("next command rebuilds"), "\(first.err)")
         let kept = try setAside(cli)
         #expect(kept.count == 1 && kept.first?.contains(".damaged.") == true, "\(kept)")
 

@@ -4,18 +4,21 @@ import Episodic
 /// to type next, which only the CLI knows. The one place where an error gets its command-line advice.
 enum Advice {
     /// The whole message for `error`, as printed after `error: ` (and as the `message` of `--json`).
-    /// `library` is the path the user gave, which a missing library is named by.
-    static func message(for error: any Error, library: String) -> String {
+    /// `library` is the path the user gave, which a missing library is named by. `rebuilt`: the
+    /// read models were rebuilt from the log since the error (a write that meets a damaged read model
+    /// rebuilds it before it fails), so a damaged one is mended already.
+    static func message(for error: any Error, library: String, rebuilt: Bool = false) -> String {
         if case EventLogError.libraryMissing = error {
             return "no library at \(library). Create one with `episodic init`, "
                 + "or point --library or EPISODIC_LIBRARY at an existing one."
         }
-        if let failure = error as? SubmitFailure { return message(for: failure.error, library: library) }
+        if let failure = error as? SubmitFailure { return message(for: failure.error, library: library, rebuilt: rebuilt) }
         if case UndoError.conflicts(let id, let conflicts) = error {
             return ([UndoError.conflictsHeadline(id)] + conflicts.map { "  - \($0)" } + [undoConflicts]).joined(separator: "\n")
         }
         if let full = ReadModelFailure.diskFull(error) { return full.description }
         if ReadModelFailure.isMalformed(error) {
+            if rebuilt { return "the read model was damaged (\(error)); it has been rebuilt from the log since: run the command again." }
             return "the read model is damaged (\(error)). It was set aside, if it could be, and the next command rebuilds it "
                 + "from the log; `episodic projections rebuild --all` does it now."
         }

@@ -149,7 +149,7 @@ struct Session {
     /// line per command tried), else on stderr, naming the script's line as a parse error does.
     func printRefusal(_ failure: SubmitFailure, line: Int) {
         let status = ExitStatus(for: failure)
-        let message = named(Advice.message(for: failure, library: options.libraryPath), status: status)
+        let message = named(Advice.message(for: failure, library: options.libraryPath, rebuilt: readModelsJustRebuilt), status: status)
         if options.json {
             printJSON(RefusalRecord(
                 command: failure.name, index: failure.index, line: line, error: .init(kind: status.kind, message: message)))
@@ -210,9 +210,16 @@ struct Session {
         return library.namingIDs(in: message)
     }
 
+    /// Whether the last thing the read models went through was a rebuild from the log: after a failed
+    /// command, the one its failure set off (see `Advice.message(for:library:rebuilt:)`).
+    private var readModelsJustRebuilt: Bool {
+        guard case .rebuilt = opened.library?.notices.last else { return false }
+        return true
+    }
+
     /// Prints `error` on stderr, podcasts and episodes named as people know them.
     func report(_ error: any Error, status: ExitStatus) {
-        let message = named(Advice.message(for: error, library: options.libraryPath), status: status)
+        let message = named(Advice.message(for: error, library: options.libraryPath, rebuilt: readModelsJustRebuilt), status: status)
         if options.json {
             let record = ErrorRecord(error: .init(kind: status.kind, message: message))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))

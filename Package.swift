@@ -31,6 +31,8 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
+        // Threads started on another CPU than their creator's, to run beside it (a GNU extension of pthreads).
+        .target(name: "CThreadPlacement"),
         // The value types the log and the domain share: BlobRef (content by sha256) and Timestamp (UTC ms).
         .target(name: "CoreValues"),
         // The append-only log, its stream index and the blob store. Knows nothing of podcasts.
@@ -38,6 +40,7 @@ let package = Package(
             name: "EventLog",
             dependencies: [
                 "CLZ4",
+                "CThreadPlacement",
                 "CoreValues",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

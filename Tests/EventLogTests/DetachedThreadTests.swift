@@ -28,9 +28,37 @@ struct DetachedThreadTests {
         #expect(ranOn.thread.map { pthread_equal($0, pthread_self()) == 0 } == true)
     }
 
+    @Test(
+        "may run on every CPU its caller may, once it runs: kept off the caller's only to start",
+        .enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1, "one CPU: nowhere else to start"))
+    func freeOnceStarted() throws {
+        // Given a caller allowed on several CPUs
+        let callers = try #require(Self.allowedCPUs())
+        let done = DispatchSemaphore(value: 0)
+        let ranOn = ThreadRecord()
+
+        // When work is started on a thread of its own
+        DetachedThread.start {
+            ranOn.allowedCPUs = Self.allowedCPUs()
+            done.signal()
+        }
+
+        // Then the thread may run where the caller may
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(ranOn.allowedCPUs == callers)
+    }
+
+    /// The CPUs the calling thread may run on, as Linux lists them (`0-1`, `0,2-3`).
+    static func allowedCPUs() -> String? {
+        guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8) else { return nil }
+        return status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }?
+            .dropFirst("Cpus_allowed_list:".count).trimmingCharacters(in: .whitespaces)
+    }
+
     /// What the work saw: written before `done` is signalled, read after it is waited for.
     final class ThreadRecord: @unchecked Sendable {
         var thread: pthread_t?
         var sawCallerGoOn = false
+        var allowedCPUs: String?
     }
 }

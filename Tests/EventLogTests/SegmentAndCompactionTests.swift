@@ -278,6 +278,55 @@ struct StreamIndexTests {
         #expect(try library.open(options).events(in: "s1").count == 10)
     }
 
+    @Test("two instances writing in turn, merging the index between each other's loads: the index files hold every commit")
+    func writersTakingTurnsAcrossMerges() throws {
+        // Given two instances of one log, each loading the index when it opens and again under the lock
+        let library = TemporaryLibrary()
+        let options = EventLog.Options(indexMergeThreshold: 4)
+        let logs = [try library.create(options), try library.open(options)]
+
+        // When they write in turn, three commits each time: enough for either one's persist to merge
+        for turn in 0..<10 {
+            try logs[turn % 2].write { writer in
+                for i in 0..<3 { try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i)")!))) }
+            }
+        }
+
+        // Then the files cover the whole log, and answer as the log does
+        #expect(StreamIndex.claimedCoverage(in: library.path + "/index") == 30)
+        let reopened = try library.open(options)
+        for i in 0..<3 {
+            #expect(try reopened.events(in: StreamID(rawValue: "s\(i)")!).map(\.streamVersion) == Array(1...10))
+        }
+    }
+
+    @Test("an index loaded again finds what another writer wrote to its files since: appended to the tail, or merged into new files")
+    func loadAgainAfterAnotherWriter() throws {
+        // Given an index loaded from a log's files
+        let library = TemporaryLibrary()
+        let options = EventLog.Options(indexMergeThreshold: 8)
+        let log = try library.create(options)
+        try log.write { writer in for _ in 0..<3 { try writer.append(Given.commit(Given.event("s"))) } }
+        let index = StreamIndex(directory: library.path + "/index", mergeThreshold: 8)
+        index.load(generations: log.generations)
+        #expect(index.covered == 3)
+
+        // When another writer appends to the tail, the next load finds it
+        try log.write { writer in try writer.append(Given.commit(Given.event("s"))) }
+        index.load(generations: log.generations)
+        #expect(index.covered == 4)
+
+        // And when it merges the tail into a new sorted run
+        try log.write { writer in for _ in 0..<8 { try writer.append(Given.commit(Given.event("s"))) } }
+        index.load(generations: log.generations)
+        #expect(index.covered == 12)
+        #expect(index.entries(for: streamHash(StreamID(rawValue: "s")!))?.count == 12)
+
+        // And loaded again with nothing changed, it answers the same
+        index.load(generations: log.generations)
+        #expect(index.covered == 12)
+    }
+
     @Test("reading a stream touches only that stream's frames, not the rest of the log")
     func streamReadsDoNotScan() throws {
         let library = TemporaryLibrary()

@@ -62,3 +62,32 @@ struct DetachedThreadTests {
         var allowedCPUs: String?
     }
 }
+
+/// A signal from one thread to another that waits for it.
+@Suite("A handoff")
+struct HandoffTests {
+    @Test(
+        "the waiter returns once the signal is given, and sees what was written before it: given first, while it watches, or once it sleeps",
+        arguments: [0, 200, 20_000])
+    func waiterSeesWhatWasWritten(microsecondsBeforeGiving: Int) {
+        // Given a waiter and a value written before the signal
+        let handoff = Handoff()
+        let value = ThreadWritten()
+
+        // When the signal is given after a while, on another thread
+        DetachedThread.start {
+            usleep(UInt32(microsecondsBeforeGiving))
+            value.number = 42
+            handoff.give()
+        }
+        handoff.wait()
+
+        // Then the waiter sees the value
+        #expect(value.number == 42)
+    }
+
+    /// Written by one thread before the signal, read by the waiter after it.
+    final class ThreadWritten: @unchecked Sendable {
+        var number = 0
+    }
+}

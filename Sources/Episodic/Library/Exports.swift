@@ -24,6 +24,7 @@
 
 // The threads of a command's process (package-wide, for the command line; not an app's).
 @_exported import enum EventLog.DetachedThread
+@_exported import class EventLog.Handoff
 
 // A shared library's server.
 @_exported import struct PostgresLog.PostgresEndpoint

@@ -29,10 +29,10 @@ protocol LibraryFilesCommand: ParsableCommand {}
 final class LibraryPrefetch: @unchecked Sendable {
     /// The library whose read models are being opened, as ``GlobalOptions/libraryPath`` names it.
     let path: String
-    private let opened = DispatchSemaphore(value: 0)
+    private let opened = Handoff()
     /// Signalled once the thread has ended: after `opened`, it prepares the statements of the
     /// projectors' writes on the files' connection, while the command is decided.
-    private let ended = DispatchSemaphore(value: 0)
+    private let ended = Handoff()
     /// Set by the opening thread before it signals `opened`; read only once `opened` was waited for.
     private var files: Library.ReadModelFiles?
     private var finished = false
@@ -46,13 +46,13 @@ final class LibraryPrefetch: @unchecked Sendable {
         guard let path = Self.libraryPath(arguments) else { return nil }
         self.path = path
         DetachedThread.start { [self] in
-            defer { ended.signal() }
+            defer { ended.give() }
             guard Self.opensLibrary(arguments, root: root), let files = try? Library.openReadModelFiles(at: path) else {
-                opened.signal()
+                opened.give()
                 return
             }
             self.files = files
-            opened.signal()
+            opened.give()
             files.prepareStatements()
         }
     }

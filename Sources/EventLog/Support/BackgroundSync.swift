@@ -6,7 +6,7 @@ import Foundation
 /// The thread makes its call through the caller's ``FileSystemLayer``: a task-local value, which a new
 /// thread would not otherwise see.
 final class BackgroundSync: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Handoff()
     /// Written by the thread before it signals `done`, read only after `done` is waited for.
     private var outcome: Result<Void, EventLogError> = .success(())
 
@@ -16,7 +16,7 @@ final class BackgroundSync: @unchecked Sendable {
             outcome = FileSystemLayer.$current.withValue(layer) {
                 Result { () throws(EventLogError) in try file.sync() }
             }
-            done.signal()
+            done.give()
         }
     }
 

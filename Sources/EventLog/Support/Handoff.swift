@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// A one-time signal from one thread to another that waits for it, where the wait is short: the waiter
@@ -28,6 +29,8 @@ package final class Handoff: Sendable {
                 sleeper.wait()
                 return
             }
+            // Any other thread ready to run on this CPU runs first.
+            sched_yield()
         }
     }
 

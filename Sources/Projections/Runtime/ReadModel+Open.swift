@@ -85,6 +85,8 @@ extension ReadModel {
         var configuration = Configuration()
         configuration.readonly = access != .readWrite
         configuration.busyMode = .timeout(lockWait)
+        // No table of a read model has a foreign key: a statement fewer for every process to run.
+        configuration.foreignKeysEnabled = false
         configuration.prepareDatabase { db in
             if !db.configuration.readonly {
                 let code = csqlite_keep_wal_on_close(db.sqliteConnection)

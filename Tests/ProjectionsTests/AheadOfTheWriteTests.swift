@@ -13,42 +13,17 @@ import GRDBSQLite
 import SQLite3
 #endif
 
-/// Work a command does ahead of its write: statements prepared while it is decided, its projection
-/// made while the log syncs it.
+/// Work a command does ahead of its write, and what its reads leave for it: its projection made while
+/// the log syncs it, statements kept compiled across its lookups.
 @Suite("Ahead of the write")
 struct AheadOfTheWriteTests {
-    @Test("a connection whose projectors' statements were prepared ahead compiles none of its own for their writes, whatever the events")
-    func writesFindTheirStatementsPrepared() throws {
-        // Given a library with read models, opened ahead and their statements prepared
-        let studio = try StudioLibrary()
-        for command in CommandPool.setup { try studio.must(command) }
-        let model = try Self.openedAhead(studio)
-        let prepared = Self.statements(of: model)
-
-        // When commands of every kind are run and projected, a few at a time
-        var random = SplitMix64(seed: 18)
-        for index in 0..<300 {
-            let choice = Int(random.next() % UInt64(Int32.max))
-            try studio.run(choice % 3 == 0 ? CommandPool.command(from: choice / 3) : ProductionPool.command(from: choice / 3, in: studio.domain))
-            if index % 3 == 2 { try studio.log.write { _ in try model.catchUp(with: studio.log) } }
-        }
-        try studio.log.write { _ in try model.catchUp(with: studio.log) }
-
-        // Then every statement the writes keep was prepared ahead, but FTS5's own, on its index's tables
-        let compiled = Self.statements(of: model).subtracting(prepared).filter { !Self.isFTS5Internal($0) }
-        #expect(compiled.isEmpty, "compiled by the writes: \(compiled.sorted())")
-        #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
-        #expect(studio.log.head.rawValue > 30)
-    }
-
-    @Test("a writer's lookups find their statements prepared ahead, and its reads leave every prepared statement compiled")
+    @Test("a writer's lookups keep every statement it prepared compiled, as its writes do")
     func readsKeepPreparedStatements() throws {
-        // Given read models opened ahead, their statements prepared, at the head of a log
+        // Given read models at the head of a log, with a write projected
         let studio = try StudioLibrary()
         try studio.must(Scene.createShow())
-        let model = try Self.openedAhead(studio)
-        let prepared = Self.statements(of: model)
-        #expect(Set(ReadModel.LookupSQL.all).isSubset(of: prepared))
+        let model = try studio.openReadModel()
+        try studio.log.write { _ in try model.catchUp(with: studio.log) }
 
         // When the write path's lookups run between catch-ups, as a command's decision makes them
         for n in 1...5 {
@@ -66,9 +41,6 @@ struct AheadOfTheWriteTests {
         // Then SQLite compiled none of the statements again: a read had marked the connection read-only
         // and back (`PRAGMA query_only`), expiring every statement it had prepared
         #expect(Self.recompilations(of: model) == 0)
-        // nor compiled any but FTS5's own
-        let compiled = Self.statements(of: model).subtracting(prepared).filter { !Self.isFTS5Internal($0) }
-        #expect(compiled.isEmpty, "compiled: \(compiled.sorted())")
         #expect(ReadModel.furthestCheckpoint(in: studio.path) == studio.log.head)
     }
 
@@ -110,21 +82,6 @@ struct AheadOfTheWriteTests {
         #expect(try model.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sidebar_episodes WHERE title IN ('Seventh', 'Eighth')") } == 2)
     }
 
-    /// The studio's read models, made at the head of its log, then opened again as a command opens them
-    /// ahead of its write, their statements prepared.
-    static func openedAhead(_ studio: StudioLibrary) throws -> ReadModel {
-        let first = try studio.openReadModel()
-        try studio.log.write { _ in try first.catchUp(with: studio.log) }
-        let files = try ReadModel.openFiles(library: studio.path, projectors: Projectors.standard(blobs: BlobReader(studio.log.blobs)))
-        files.prepareStatements()
-        return try #require(try ReadModel.openIfSound(files, log: studio.log))
-    }
-
-    /// The SQL of every statement the connection keeps prepared.
-    static func statements(of model: ReadModel) -> Set<String> {
-        Set(preparedStatements(of: model) { sqlite3_sql($0).map { String(cString: $0) } }.compactMap { $0 })
-    }
-
     /// How many times SQLite compiled again a statement the connection keeps prepared.
     static func recompilations(of model: ReadModel) -> Int32 {
         preparedStatements(of: model) { sqlite3_stmt_status($0, SQLITE_STMTSTATUS_REPREPARE, 0) }.reduce(0, +)
@@ -141,10 +98,5 @@ struct AheadOfTheWriteTests {
             }
             return values
         }
-    }
-
-    /// A statement FTS5 prepares itself on the search index's shadow tables, which no projector names.
-    static func isFTS5Internal(_ sql: String) -> Bool {
-        sql.contains("'search_episodes_")
     }
 }

@@ -96,13 +96,6 @@ public final class Library {
     /// A library's read models opened as far as they can be without its log (``openReadModelFiles(at:)``).
     package struct ReadModelFiles: Sendable {
         fileprivate let files: ReadModel.Files
-
-        /// Prepares the statements of the projectors' writes on the files' connection
-        /// (``ReadModel/Files/prepareStatements()``): for the thread that opened them, once it has
-        /// handed them over.
-        package func prepareStatements() {
-            files.prepareStatements()
-        }
     }
 
     /// Opens the read models from `files` (``openReadModelFiles(at:)`` of this library) if they can be

@@ -16,9 +16,9 @@ protocol LibraryFilesCommand: ParsableCommand {}
 /// parse but the library's path. So before parsing, the command line's words are read
 /// for that path (`--library`, else the environment, as ``GlobalOptions`` finds it), and the read models'
 /// files are opened on another core, while this one parses the command and then opens the log;
-/// ``Session/library()`` checks them against the log and takes them. Once they are taken, the thread
-/// goes on preparing the write path's statements (its lookups, the projectors' writes) on their
-/// connection, while the command is decided, so that they are found compiled.
+/// ``Session/library()`` checks them against the log and takes them. The thread ends as it hands them
+/// over: compiling the write path's statements on their connection meanwhile made the command wait
+/// for the connection.
 ///
 /// The words are only a guess at what the parse will find, and the command may turn out to be invalid,
 /// so opening ahead changes nothing in the library (`Library.openReadModelFiles(at:)`), and files that need a
@@ -29,14 +29,11 @@ protocol LibraryFilesCommand: ParsableCommand {}
 final class LibraryPrefetch: @unchecked Sendable {
     /// The library whose read models are being opened, as ``GlobalOptions/libraryPath`` names it.
     let path: String
+    /// Given by the opening thread as its last act.
     private let opened = Handoff()
-    /// Signalled once the thread has ended: after `opened`, it prepares the statements of the
-    /// projectors' writes on the files' connection, while the command is decided.
-    private let ended = Handoff()
-    /// Set by the opening thread before it signals `opened`; read only once `opened` was waited for.
+    /// Set by the opening thread before it gives `opened`; read only once `opened` was waited for.
     private var files: Library.ReadModelFiles?
     private var finished = false
-    private var joined = false
 
     /// Starts opening the read models of the library that `arguments` (without the program's name)
     /// name, if they name a command that opens one through a session (``opensLibrary(_:root:)``,
@@ -46,14 +43,9 @@ final class LibraryPrefetch: @unchecked Sendable {
         guard let path = Self.libraryPath(arguments) else { return nil }
         self.path = path
         DetachedThread.start { [self] in
-            defer { ended.give() }
-            guard Self.opensLibrary(arguments, root: root), let files = try? Library.openReadModelFiles(at: path) else {
-                opened.give()
-                return
-            }
-            self.files = files
-            opened.give()
-            files.prepareStatements()
+            defer { opened.give() }
+            guard Self.opensLibrary(arguments, root: root) else { return }
+            files = try? Library.openReadModelFiles(at: path)
         }
     }
 
@@ -73,15 +65,6 @@ final class LibraryPrefetch: @unchecked Sendable {
             finished = true
         }
         return files
-    }
-
-    /// Waits until the thread has ended.
-    func join() {
-        wait()
-        if !joined {
-            ended.wait()
-            joined = true
-        }
     }
 
     /// The library `arguments` name, as ``GlobalOptions/libraryPath`` will find it once they are parsed;
@@ -127,6 +110,6 @@ extension LibraryPrefetch {
     /// Waits for the process's opening to end, so that the process never exits while it runs: call it
     /// before exiting. Files no one took stay open until the process exits.
     static func finish() {
-        current?.join()
+        current?.wait()
     }
 }

@@ -73,7 +73,7 @@ public struct EpisodeDetailProjector: Projector {
 }
 
 extension EpisodeDetailProjector {
-    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    /// The SQL of its writes, prepared once per connection.
     enum WriteSQL {
         static let delete = "DELETE FROM episode_details WHERE id = ?"
         static let put = """
@@ -83,8 +83,6 @@ extension EpisodeDetailProjector {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
     }
-
-    public var statements: [String] { [WriteSQL.delete, WriteSQL.put] }
 }
 
 /// An episode's JSON columns.

@@ -6,8 +6,7 @@ import PodcastDomain
 // names: each a single indexed read, whatever the size of the library.
 
 extension ReadModel {
-    /// The SQL of the lookups, prepared once per connection: ahead of a command's decision, with the
-    /// projectors' statements (``Files/prepareStatements()``).
+    /// The SQL of the lookups, prepared once per connection.
     enum LookupSQL {
         static let podcastNames = "SELECT id, name FROM sidebar_podcasts"
         static let episodeNumbered = "SELECT id FROM sidebar_episodes WHERE podcast_id = ? AND number = ?"
@@ -23,9 +22,6 @@ extension ReadModel {
             UNION ALL SELECT * FROM (SELECT id, kind, 1 FROM sidebar_deleted WHERE \(range))
             """
         private static let range = "id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3"
-
-        /// Every lookup, the most used first.
-        static let all = [podcastNames, episodeNumbered, highestNumbered, entitiesWithIDPrefix, episodeIDs, episodesNamingFonts]
     }
 
     /// Every live podcast's name.

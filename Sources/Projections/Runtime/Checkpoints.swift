@@ -95,8 +95,7 @@ enum Checkpoints {
         }
     }
 
-    /// The SQL that moves projector `name`'s checkpoint, in its own file: one of the statements a
-    /// connection prepares ahead of a write (``ReadModel/Files/prepareStatements()``).
+    /// The SQL that moves projector `name`'s checkpoint, in its own file.
     static func advanceSQL(_ name: String) -> String {
         "UPDATE \(ReadModel.schema(name)).projections SET checkpoint = ?, event_identity = ? WHERE name = ?"
     }

@@ -26,11 +26,6 @@ public protocol Projector: Sendable {
     /// Makes a connection ready for the projector's tables: the SQL functions they need (search reads
     /// transcripts through one). Called on every connection that attaches its file. By default nothing.
     func prepare(_ db: Database) throws
-    /// The SQL its writes run through `Database.cachedStatement(sql:)`: a connection opened ahead of a
-    /// command prepares them while the command is decided (``ReadModel/Files/prepareStatements()``),
-    /// so that its write does not wait for SQLite to compile them (two thirds of a millisecond for a
-    /// retitle). By default none.
-    var statements: [String] { get }
 }
 
 /// A projector's write of one transaction's changes, begun by ``Projector/prepareWrite(_:)``: called
@@ -49,8 +44,6 @@ extension Projector {
     }
 
     public func prepare(_ db: Database) throws {}
-
-    public var statements: [String] { [] }
 }
 
 extension Projector {

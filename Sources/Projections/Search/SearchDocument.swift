@@ -60,7 +60,7 @@ struct SearchDocument: Equatable {
 }
 
 extension SearchDocument {
-    /// The SQL of its reads and writes, prepared once per connection (``Projector/statements``).
+    /// The SQL of its reads and writes, prepared once per connection.
     enum WriteSQL {
         static let stored = "SELECT \(columns) FROM search_documents WHERE id = ?"
         static let save = """
@@ -77,6 +77,4 @@ extension SearchDocument {
             VALUES ('delete', ?, ?, ?, ?, ?, ?)
             """
     }
-
-    static let statements = [WriteSQL.stored, WriteSQL.save, WriteSQL.index, WriteSQL.unindex]
 }

@@ -63,7 +63,7 @@ public struct SearchProjector: Projector {
 }
 
 extension SearchProjector {
-    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    /// The SQL of its writes, prepared once per connection.
     enum WriteSQL {
         static let putPodcast = """
             INSERT INTO search_podcasts (id, name) VALUES (?, ?)
@@ -74,13 +74,6 @@ extension SearchProjector {
         static let deleteDocument = "DELETE FROM search_documents WHERE id = ?"
         static let keepProblem = "INSERT OR REPLACE INTO search_problems (id, transcript_sha256, message) VALUES (?, ?, ?)"
         static let forgetProblem = "DELETE FROM search_problems WHERE id = ?"
-    }
-
-    public var statements: [String] {
-        [
-            WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.nextDocumentNumber, WriteSQL.deleteDocument,
-            WriteSQL.keepProblem, WriteSQL.forgetProblem,
-        ] + SearchDocument.statements
     }
 }
 

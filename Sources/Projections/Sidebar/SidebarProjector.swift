@@ -92,7 +92,7 @@ public struct SidebarProjector: Projector {
 }
 
 extension SidebarProjector {
-    /// The SQL of its writes, prepared once per connection (``Projector/statements``).
+    /// The SQL of its writes, prepared once per connection.
     enum WriteSQL {
         /// An episode row's flags, to count its podcast's difference.
         static let episodeFlags = "SELECT has_transcript, has_thumbnail FROM sidebar_episodes WHERE id = ?"
@@ -127,13 +127,6 @@ extension SidebarProjector {
             """
         static let keepDeleted = "INSERT OR REPLACE INTO sidebar_deleted (id, kind, podcast_id, number, label) VALUES (?, ?, ?, ?, ?)"
         static let forgetDeleted = "DELETE FROM sidebar_deleted WHERE id = ?"
-    }
-
-    public var statements: [String] {
-        [
-            WriteSQL.episodeFlags, WriteSQL.putPodcast, WriteSQL.deletePodcast, WriteSQL.deleteEpisode, WriteSQL.putEpisode, WriteSQL.recount,
-            WriteSQL.addDifference, WriteSQL.keepDeleted, WriteSQL.forgetDeleted,
-        ]
     }
 }
 

@@ -1,4 +1,4 @@
-import Dispatch
+import Foundation
 import Glibc
 import Synchronization
 

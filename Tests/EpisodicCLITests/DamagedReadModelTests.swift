@@ -29,11 +29,13 @@ struct DamagedReadModelTests {
         }
     }
 
-    /// Overwrites the first bytes of the root page of `sidebar_episodes` in the live sidebar's file.
-    func breakSidebarPage(_ cli: CLI) throws {
-        let generation = try LibraryFiles.liveFile(cli.library, of: "sidebar")
+    /// Overwrites the first bytes of the root page of `table` in the live file of `projector`: by
+    /// default the sidebar's episodes, which a command's decision reads; `search_documents`, in the
+    /// search index, is read by a retitle's projection only.
+    func breakRootPage(_ cli: CLI, of table: String = "sidebar_episodes", in projector: String = "sidebar") throws {
+        let generation = try LibraryFiles.liveFile(cli.library, of: projector)
         // Fold the WAL into the file first, so that the page read is the one broken.
-        let text = try sqlite(generation, "PRAGMA wal_checkpoint(TRUNCATE); SELECT rootpage FROM sqlite_schema WHERE name = 'sidebar_episodes';")
+        let text = try sqlite(generation, "PRAGMA wal_checkpoint(TRUNCATE); SELECT rootpage FROM sqlite_schema WHERE name = '\(table)';")
         let page = try #require(text.split(separator: "\n").compactMap { Int($0) }.first)
         let file = try #require(FileHandle(forUpdatingAtPath: generation))
         try file.seek(toOffset: UInt64((page - 1) * 4096))
@@ -71,7 +73,7 @@ struct DamagedReadModelTests {
             try FileManager.default.removeItem(atPath: generation + "-wal")
             #expect(truncate(generation, 20_000) == 0)
         default:
-            try breakSidebarPage(cli)
+            try breakRootPage(cli)
         }
 
         let after = try titles(cli)
@@ -91,7 +93,7 @@ struct DamagedReadModelTests {
     func brokenPageWhileDeciding(command: String) throws {
         let cli = try library()
         try cli.must("episode", "delete", "Show/3")
-        try breakSidebarPage(cli)
+        try breakRootPage(cli)
         // Numbering a new episode, or bringing the deleted one back under its number, reads the
         // podcast's episodes from the broken page.
         let write = { () throws -> CLI.Run in
@@ -114,6 +116,28 @@ struct DamagedReadModelTests {
         #expect(try cli.run("log", "verify").status == 0)
     }
 
+    @Test("a write whose projection meets a broken page is saved; the read model is set aside and rebuilt with it, and the warning says so")
+    func brokenPageWhileProjecting() throws {
+        // Given a library whose search index has a broken page that only a projection reads
+        let cli = try library()
+        try breakRootPage(cli, of: "search_documents", in: "search")
+
+        // When an episode is retitled
+        let run = try cli.run("episode", "retitle", "Show/3", "Renamed")
+
+        // Then the change was saved and reported done, and the warning says the read models were rebuilt
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("Renamed"), "\(run.out)")
+        #expect(run.err.contains("the commands were saved; the read models, found damaged as they were updated, were rebuilt"), "\(run.err)")
+        #expect(!run.err.contains("next command"), "\(run.err)")
+        let kept = try setAside(cli)
+        #expect(kept.count == 1 && kept.first?.contains(".damaged.") == true, "\(kept)")
+        // And the rebuilt read models hold it, quietly, as the log does
+        let after = try titles(cli)
+        #expect(after.titles.contains("Renamed") && after.err.isEmpty, "\(after.err)")
+        #expect(try cli.run("log", "verify").status == 0)
+    }
+
     @Test("a rebuild of everything never needs the old read model")
     func rebuildOverGarbage() throws {
         let cli = try library()
@@ -128,7 +152,7 @@ struct DamagedReadModelTests {
     @Test("log verify runs SQLite's integrity check: a broken page is damage (74), set aside for the next command")
     func verifyFindsBrokenPage() throws {
         let cli = try library()
-        try breakSidebarPage(cli)
+        try breakRootPage(cli)
         let run = try cli.run("log", "verify", "--json")
         #expect(run.status == 74)
         let report = try run.json() as? [String: Any]

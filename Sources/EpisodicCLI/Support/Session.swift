@@ -163,6 +163,12 @@ struct Session {
     /// Says on stderr that a change was saved but the read models could not be updated after it.
     func warnIfBehind(_ readModelError: (any Error)?) {
         guard let error = readModelError else { return }
+        if ReadModelFailure.isMalformed(error), readModelsJustRebuilt {
+            // The write path rebuilt the damaged read model from the log, the saved commands included.
+            Terminal.printError("warning: the commands were saved; the read models, found damaged as they were updated, "
+                + "were rebuilt from the log with them.")
+            return
+        }
         let reason = ReadModelFailure.diskFull(error) != nil
             ? "the disk is full; free some space." : Advice.message(for: error, library: options.libraryPath)
         Terminal.printError("warning: the commands were saved, but the read models could not be updated: \(reason) "

@@ -33,7 +33,6 @@ final class LibraryPrefetch: @unchecked Sendable {
     private let opened = Handoff()
     /// Set by the opening thread before it gives `opened`; read only once `opened` was waited for.
     private var files: Library.ReadModelFiles?
-    private var finished = false
 
     /// Starts opening the read models of the library that `arguments` (without the program's name)
     /// name, if they name a command that opens one through a session (``opensLibrary(_:root:)``,
@@ -60,10 +59,7 @@ final class LibraryPrefetch: @unchecked Sendable {
     /// Waits until the opening has ended, whatever its outcome; returns the files if no one took them.
     @discardableResult
     func wait() -> Library.ReadModelFiles? {
-        if !finished {
-            opened.wait()
-            finished = true
-        }
+        opened.wait()
         return files
     }
 

@@ -64,22 +64,23 @@ final class StreamIndex {
     /// the run again, cost a command a fifth of a millisecond.
     func load(generations: [UInt32: UInt32]) {
         let found = LoadedFiles(sorted: FileIdentity(path: sortedPath), tail: FileIdentity(path: tailPath))
-        if found == loadedFiles, added.isEmpty, !isBroken,
-            run?.fingerprints.allSatisfy({ generations[$0.segment] == $0.generation }) ?? true
-        {
+        if found == loadedFiles, added.isEmpty, !isBroken, run.map({ Self.run($0, matches: generations) }) ?? true {
             return
         }
         reset()
         loadedFiles = found
-        if let run = SortedRun(path: sortedPath),
-            run.fingerprints.allSatisfy({ generations[$0.segment] == $0.generation })
-        {
+        if let run = SortedRun(path: sortedPath), Self.run(run, matches: generations) {
             self.run = run
         }
         let base = run?.covered ?? 0
         guard let tail = MappedTail(path: tailPath, continuing: base) else { return }
         mapped = tail
         tailFileBase = base
+    }
+
+    /// Whether `run` was made from the segments as they are, none compacted since.
+    private static func run(_ run: SortedRun, matches generations: [UInt32: UInt32]) -> Bool {
+        run.fingerprints.allSatisfy { generations[$0.segment] == $0.generation }
     }
 
     /// Forgets everything, in memory; the next `persist` rewrites the files.
@@ -309,22 +310,19 @@ private struct LoadedFiles: Equatable {
 
 /// A file as `stat` finds it: the same identity means the same file, unchanged, since the index's files
 /// are replaced by a rename (a new inode) or appended to (a new size), never rewritten in place.
-struct FileIdentity: Equatable {
+private struct FileIdentity: Equatable {
     var device: UInt64
     var inode: UInt64
     var size: Int64
-    var modified: timespec
-    var changed: timespec
+    /// When its contents and its inode last changed, in nanoseconds since 1970.
+    var modified: Int64
+    var changed: Int64
 
     init?(path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        (device, inode, size, modified, changed) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size), info.st_mtim, info.st_ctim)
-    }
-
-    static func == (a: Self, b: Self) -> Bool {
-        (a.device, a.inode, a.size) == (b.device, b.inode, b.size)
-            && (a.modified.tv_sec, a.modified.tv_nsec, a.changed.tv_sec, a.changed.tv_nsec)
-                == (b.modified.tv_sec, b.modified.tv_nsec, b.changed.tv_sec, b.changed.tv_nsec)
+        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
+        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
     }
 }

@@ -21,7 +21,8 @@ package final class Handoff: Sendable {
         sleeper.signal()
     }
 
-    /// Returns once the signal was given: what the giver wrote before `give` is visible then.
+    /// Returns once the signal was given, at once when asked again: what the giver wrote before `give`
+    /// is visible then.
     package func wait() {
         let start = DispatchTime.now().uptimeNanoseconds
         while !given.load(ordering: .acquiring) {

@@ -108,11 +108,8 @@ public final class ReadModel {
 
     /// A library's live generation opened as far as it can be without the library's log: its files
     /// claimed and attached, its checkpoints read. Handed from the thread that opened them to the one
-    /// that uses them (``openIfSound(_:log:notice:)``), which the first then leaves alone.
-    ///
-    /// The opening thread used to go on compiling the write path's statements on the connection
-    /// while the command was decided; with the two threads on two CPUs, the command waited for the
-    /// connection instead, and a retitle took 0.87 ms longer.
+    /// that uses them (``openIfSound(_:log:notice:)``), which the first then leaves alone: a second
+    /// thread using the connection (a `DatabaseQueue`, which serializes them) makes the command wait.
     public struct Files: @unchecked Sendable {
         public let library: String
         fileprivate let projectors: [any Projector]

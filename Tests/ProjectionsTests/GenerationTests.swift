@@ -82,6 +82,44 @@ struct GenerationTests {
         #expect(try studio.openReadModel().podcasts().first?.episodeCount == 6)
     }
 
+    @Test("a manifest is read as the immutable file it is: opening the read models, for writing or reading, never makes its WAL or index")
+    func manifestReadAsImmutable() throws {
+        // Given a library whose manifest has lost its WAL and shared-memory index
+        let (studio, first) = try builtLibrary()
+        let manifest = first.generation
+        _ = consume first
+        for companion in ["-wal", "-shm"] { try FileManager.default.removeItem(atPath: manifest + companion) }
+
+        // When its read models are opened for writing and caught up, then opened for reading
+        try studio.must(Scene.createEpisode(6, "Episode 6"))
+        let writer = try studio.openReadModel()
+        try studio.log.write { _ in try writer.catchUp(with: studio.log) }
+        let reader = try ReadModel(library: studio.path, log: studio.log, readOnly: true)
+
+        // Then both read it (SQLite opening it as a database in WAL mode would have made both files)
+        #expect(writer.generation == manifest && reader.generation == manifest)
+        #expect(try reader.podcasts().first?.episodeCount == 6)
+        for companion in ["-wal", "-shm"] { #expect(!FileManager.default.fileExists(atPath: manifest + companion), "\(companion)") }
+    }
+
+    @Test("a library whose path SQLite would read as a URI's query, fragment or escape opens, for writing and for reading")
+    func pathEscapedInURI() throws {
+        // Given a library in a folder whose name holds `?`, `#`, `%41`, a space and letters beyond ASCII
+        let studio = try StudioLibrary(name: "show ?mode=ro#x %41 été")
+        try studio.must(Scene.createShow())
+        try studio.must(Scene.createEpisode(1, "Episode 1"))
+
+        // When its read models are made, then opened for reading
+        let writer = try studio.openReadModel()
+        try studio.log.write { _ in try writer.catchUp(with: studio.log) }
+        let reader = try ReadModel(library: studio.path, log: studio.log, readOnly: true)
+
+        // Then both are the library's own files, and nothing was made beside the library's folder
+        #expect(reader.generation.hasPrefix(studio.path + "/read/"))
+        #expect(try reader.podcasts().first?.episodeCount == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.folder) == [(studio.path as NSString).lastPathComponent])
+    }
+
     @Test("a WAL written by one process after another is folded in and emptied once it passes its limit, never left to grow")
     func walBounded() throws {
         let (studio, _) = try builtLibrary()

@@ -117,12 +117,14 @@ struct MigrationTests {
     @Test("a read model of a build that kept every projector in one file is replayed into a file each, quietly")
     func singleFileUpgrade() throws {
         // Given the live read model as an older build left it: one file, its checkpoints in its own
-        // projections table
         let (studio, current) = try builtLibrary(episodes: 5)
         let rows = try current.dump()
         let stored = try current.database.read(Checkpoints.all)
+        // projections table, written in WAL mode and still in the WAL (this connection stays open)
         let old = studio.path + "/read/000042.sqlite"
-        try DatabaseQueue(path: old).write { db in
+        let legacy = try DatabaseQueue(path: old)
+        try legacy.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = WAL") }
+        try legacy.write { db in
             try db.execute(sql: try Checkpoints.ddl())
             for (name, row) in stored {
                 try Checkpoints.set(name, version: row.schemaVersion, checkpoint: row.checkpoint, identity: row.identity, in: db, schema: "main")
@@ -144,6 +146,7 @@ struct MigrationTests {
         #expect(upgraded.projectors.allSatisfy { upgraded.file(of: $0.name) != nil })
         #expect(try upgraded.dump() == rows)
         #expect(!FileManager.default.fileExists(atPath: old))
+        try legacy.close()
     }
 
     @Test(

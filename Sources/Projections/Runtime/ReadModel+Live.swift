@@ -130,9 +130,18 @@ extension ReadModel {
     /// The manifest at `path`, read as `access` allows, through the connection its generation is then
     /// attached to (``attached(_:to:projectors:access:)``).
     static func readManifest(_ path: String, access: ReadModelAccess) throws -> (Generation, ManifestConnection) {
-        func read(_ way: ConnectionAccess) throws -> (Generation, ManifestConnection) {
-            let database = try openManifest(path, access: way)
+        func read(_ way: ConnectionAccess, writtenOnce: Bool) throws -> (Generation, ManifestConnection) {
+            let database = try openManifest(path, access: way, writtenOnce: writtenOnce)
             return (try database.readKeepingStatements { try Generation.read(path, from: $0) }, ManifestConnection(database: database, access: way))
+        }
+        // Read as written once, SQLite neither locks the manifest nor opens its WAL and shared-memory index,
+        // which it would otherwise rebuild in every process. A generation of a build before manifests is
+        // one file that changes: it is opened again as `way` says.
+        func read(_ way: ConnectionAccess) throws -> (Generation, ManifestConnection) {
+            let found = try read(way, writtenOnce: true)
+            guard found.0.isSingleFile else { return found }
+            try found.1.database.close()
+            return try read(way, writtenOnce: false)
         }
         let ways = connectionAccesses(access)
         for way in ways.dropLast() {

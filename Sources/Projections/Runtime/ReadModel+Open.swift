@@ -1,4 +1,5 @@
 import CSQLiteConfig
+import CoreValues
 import EventLog
 import Foundation
 import GRDB
@@ -60,6 +61,9 @@ extension ReadModel {
     ///   ``walLimit`` (``foldLargeWALs()``). A power cut can take the transactions since the last
     ///   checkpoint, never make the files inconsistent (`synchronous = NORMAL`): the checkpoints then
     ///   stand before the log's head, and the next command catches up.
+    /// - The manifest, written once and never changed, is opened as immutable (``openManifest(_:access:writtenOnce:scanning:)``):
+    ///   SQLite then neither locks it nor opens its WAL and shared-memory index. The first process to
+    ///   open a file in WAL mode rebuilds its index, which every one-command process is.
     /// - A connection that finds a file locked waits (``lockWait``) rather than failing at once.
     /// - Each projector prepares every connection (the SQL functions its tables need).
     ///
@@ -81,7 +85,12 @@ extension ReadModel {
 
     /// The first half of ``openLive(_:projectors:readOnly:immutable:scanning:)``: a connection to the
     /// manifest alone, through which the manifest can be read before its files are claimed and attached.
-    static func openManifest(_ manifest: String, access: ConnectionAccess, scanning: Bool = false) throws -> DatabaseQueue {
+    /// `writtenOnce` opens the manifest itself as immutable, whatever `access` says of the files attached
+    /// later: true only for a manifest known to be one (``Generation/write(_:files:)`` writes it once and
+    /// never changes it), not a generation of a build before manifests, which is a single file that changes.
+    static func openManifest(
+        _ manifest: String, access: ConnectionAccess, writtenOnce: Bool = false, scanning: Bool = false
+    ) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.readonly = access != .readWrite
         configuration.busyMode = .timeout(lockWait)
@@ -94,7 +103,7 @@ extension ReadModel {
             }
             try configure("main", of: db, scanning: scanning)
         }
-        return try DatabaseQueue(path: connectionPath(manifest, access: access), configuration: configuration)
+        return try DatabaseQueue(path: connectionPath(manifest, access: writtenOnce ? .immutable : access), configuration: configuration)
     }
 
     /// The second half: attaches each projector's file of `generation` to `database`, opened by
@@ -219,9 +228,21 @@ extension ReadModel {
         return configuration
     }
 
-    /// An SQLite URI for the file at `path` with `query`; the path's unusual characters escaped.
+    /// An SQLite URI for the file at `path` with `query`; every byte of the path but letters, digits and
+    /// `/-._~` escaped. Byte by byte: Foundation's percent-encoding costs a one-command process a quarter
+    /// of a millisecond the first time, bridging the string.
     private static func uri(_ path: String, _ query: String) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-._~")
-        return "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?" + query
+        var text = Array("file:".utf8)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                text.append(byte)
+            default:
+                text.append(UInt8(ascii: "%"))
+                text.append(contentsOf: [byte].lowercaseHex.utf8)
+            }
+        }
+        return String(decoding: text, as: UTF8.self) + "?" + query
     }
 }

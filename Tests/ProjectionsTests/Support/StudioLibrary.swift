@@ -27,9 +27,10 @@ final class StudioLibrary {
 
     private let temporary = TemporaryFolder("projections-test")
 
-    init(_ options: EventLog.Options = EventLog.Options()) throws {
+    /// `name` is the library's folder, in a temporary folder.
+    init(_ options: EventLog.Options = EventLog.Options(), name: String = "library") throws {
         folder = temporary.path
-        path = folder + "/library"
+        path = folder + "/" + name
         log = try EventLog.create(at: path, options: options)
     }
 

@@ -130,7 +130,7 @@ final class File: Sendable {
 }
 
 /// Directory and path operations, with the same error handling as ``File``.
-enum FileSystem {
+package enum FileSystem {
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
     static func isDirectory(_ path: String) -> Bool? {
@@ -173,7 +173,8 @@ enum FileSystem {
         }
     }
 
-    static func contents(of directory: String) throws(EventLogError) -> [String] {
+    /// The names `directory` holds, `.` and `..` left out: `readdir`'s, without Foundation's work per name.
+    package static func contents(of directory: String) throws(EventLogError) -> [String] {
         try entries(of: directory).map(\.name)
     }
 

@@ -29,7 +29,7 @@ extension ReadModel {
     /// when nil. It is numbered after every file of the folder (set-aside ones included, so that no name
     /// is used twice).
     static func newFile(in folder: String, for projector: String?) throws(EventLogError) -> GenerationClaim {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let names = (try? FileSystem.contents(of: folder)) ?? []
         var number = (names.compactMap(GenerationFile.leadingNumber).max() ?? 0) + 1
         while true {
             let path = folder + "/" + (projector.map { GenerationFile.name(number, projector: $0) } ?? GenerationFile.name(number))
@@ -132,13 +132,13 @@ extension ReadModel {
         }
         let folder = library + "/" + generationsFolder
         var bases = Set<String>()
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where GenerationFile.kind(of: name) != nil {
+        for name in (try? FileSystem.contents(of: folder)) ?? [] where GenerationFile.kind(of: name) != nil {
             var base = name
             for companion in GenerationFile.companions where base.hasSuffix(companion) { base = String(base.dropLast(companion.count)) }
             bases.insert(folder + "/" + base)
         }
         for path in bases.subtracting(keep) { GenerationClaim.removeIfUnclaimed(path) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: library)) ?? [] where LiveLink.isLeftover(name) {
+        for name in (try? FileSystem.contents(of: library)) ?? [] where LiveLink.isLeftover(name) {
             unlink(library + "/" + name)
         }
     }

@@ -52,7 +52,7 @@ struct EpisodicTool: ParsableCommand {
     /// is parsed by its own type when it can be (``CommandPath/parsedByLeaf(_:root:)``), and the library
     /// is opened while the command line is parsed (``LibraryPrefetch``).
     static func main() {
-        LibraryPrefetch.start(Array(CommandLine.arguments.dropFirst()), root: self)
+        LibraryPrefetch.start(Array(CommandLine.arguments.dropFirst()))
         // The process must not exit while the library is being opened: the error path below exits itself.
         defer { LibraryPrefetch.finish() }
         do {

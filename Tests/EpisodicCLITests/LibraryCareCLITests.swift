@@ -225,14 +225,17 @@ struct LibraryCareCLITests {
     @Test("log compact refuses a level outside 3 to 12 as a usage error, before touching the library")
     func levels() throws {
         let cli = try library()
-        let before = try LibraryFiles.snapshot(cli.library)
+        // But SQLite's shared-memory indexes, which any reader rewrites: the read models are opened
+        // while the command line is parsed.
+        func files() throws -> [String: Data] { try LibraryFiles.snapshot(cli.library).filter { !$0.key.hasSuffix("-shm") } }
+        let before = try files()
         for level in ["99", "2", "0", "nine"] {
             let run = try cli.run("log", "compact", "--level", level)
             #expect(run.status == 64, "\(level): \(run.err)")
             #expect(run.err.contains("give a whole number from 3 to 12"), "\(run.err)")
         }
         #expect(try cli.run(["log", "compact", "--level", "99", "--json"]).err.contains(#""kind":"usage""#))
-        #expect(try LibraryFiles.snapshot(cli.library) == before)
+        #expect(try files() == before)
     }
 
     @Test("the side of a shared library: info names the server without a password; log compact compacts this machine's copy offline")

@@ -19,7 +19,7 @@ struct BackupCommand: LibraryFilesCommand {
     @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
     @Flag(help: "Replace the file if it already exists.") var force = false
 
-    func run() throws {
+    func runOnLibraryFiles() throws {
         try Session.run(global) { session in
             let (report, noteError) = try session.openLog().backup(to: file, replacing: force)
             if let noteError {
@@ -48,7 +48,7 @@ struct RestoreCommand: LibraryFilesCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The archive `episodic backup` wrote.", valueName: "file")) var file: String
 
-    func run() throws {
+    func runOnLibraryFiles() throws {
         try Session.run(global) { session in
             let bar = ProgressBar("rebuilding read models", quiet: global.quiet)
             let report = try Library.restore(archive: file, to: global.libraryPath, progress: bar.update)

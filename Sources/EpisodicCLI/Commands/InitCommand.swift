@@ -27,7 +27,7 @@ struct InitCommand: LibraryFilesCommand {
         if postgres == nil && shared.schema != nil { throw ValidationError("--schema needs --postgres") }
     }
 
-    func run() throws {
+    func runOnLibraryFiles() throws {
         try Session.run(global) { session in
             let path = global.libraryPath
             if let postgres {
@@ -83,7 +83,7 @@ struct CloneCommand: LibraryFilesCommand {
     @OptionGroup var shared: SharedOptions
     @Argument(help: ArgumentHelp("The PostgreSQL server's URL.", valueName: "url")) var url: String
 
-    func run() throws {
+    func runOnLibraryFiles() throws {
         try Session.run(global) { session in
             let location = try shared.location(url: url)
             let bar = ProgressBar("catching up", quiet: global.quiet)
@@ -126,7 +126,7 @@ struct PushCommand: LibraryFilesCommand {
     @OptionGroup var shared: SharedOptions
     @Argument(help: ArgumentHelp("The PostgreSQL server's URL.", valueName: "url")) var url: String
 
-    func run() throws {
+    func runOnLibraryFiles() throws {
         try Session.run(global) { session in
             let location = try shared.location(url: url)
             let library = try session.openLog()

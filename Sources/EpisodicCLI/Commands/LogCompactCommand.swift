@@ -32,7 +32,7 @@ extension LogCommands {
         var level = Int(CompactionSettings().level)
         @Flag(help: "Rewrite the segments compacted before too (at another level, say).") var all = false
 
-        func run() throws {
+        func runOnLibraryFiles() throws {
             try Session.run(global) { session in
                 let library = try session.openLog()
                 let report = try library.compactLog(CompactionSettings(level: Int32(level), includeCompacted: all))

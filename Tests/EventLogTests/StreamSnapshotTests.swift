@@ -97,6 +97,28 @@ struct StreamSnapshotTests {
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
     }
 
+    @Test("a fold is written in incoming/ and renamed into place; what a killed writer left there goes at the next keep, what a live one writes stays")
+    func keptThroughIncoming() throws {
+        // Given a fold kept, and in incoming/ a file a killed writer left and one a live writer holds
+        let (library, log, kept) = try threeEvents()
+        defer { withExtendedLifetime(library) {} }
+        log.snapshots.keep(kept, of: "s")
+        let incoming = log.snapshots.directory + "/" + StreamSnapshots.incomingFolder
+        #expect(try FileSystem.contents(of: incoming).isEmpty)
+        #expect(FileManager.default.createFile(atPath: incoming + "/.fold-0123456789abcdef", contents: Data("half".utf8)))
+        let live = open(incoming + "/.fold-fedcba9876543210", O_RDWR | O_CREAT, 0o644)
+        defer { close(live) }
+        #expect(live >= 0 && flock(live, LOCK_EX) == 0)
+
+        // When another stream's fold is kept
+        log.snapshots.keep(kept, of: "t")
+
+        // Then both folds read back, the abandoned file is gone and the live writer's stays
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept && log.snapshots.snapshot(of: "t", format: "f-1") == kept)
+        #expect(try FileSystem.contents(of: incoming) == [".fold-fedcba9876543210"])
+        #expect(try FileSystem.contents(of: log.snapshots.directory).sorted() == [StreamSnapshots.incomingFolder, "s-s", "s-t"])
+    }
+
     @Test("a pipe, a link or a huge file in place of a kept fold is no snapshot, and reading it never waits")
     func oddFiles() throws {
         let (library, log, kept) = try threeEvents()

@@ -34,7 +34,7 @@ extension LibraryFilesCommand {
 /// (`Library.openReadModelFiles(at:)`), and files that need a rebuild, a repair or a replay are left to
 /// the session, which reports its progress. The session takes them only for the library its parsed
 /// options name; otherwise the work is lost. Which command the words name is not looked up first: that
-/// reflects the commands' types, which the parse does anyway, and made the opening end 0.2 ms later. A
+/// reflects the commands' types, which the parse does anyway, and cost a retitle 0.2 ms. A
 /// ``LibraryFilesCommand`` lets the files go before it starts. Nothing is opened ahead for help,
 /// completions, the version, or a shared library.
 final class LibraryPrefetch: @unchecked Sendable {

@@ -6,7 +6,8 @@ import Foundation
 /// them) rather than through ``Session/library()``: what the command line opened ahead of it is let go
 /// before it starts (see ``LibraryPrefetch``), so that no claim of this process keeps a file it replaces.
 protocol LibraryFilesCommand: ParsableCommand {
-    /// The command's work, once nothing opened ahead holds the library's files.
+    /// The command's work, once nothing opened ahead holds the library's files. A conforming type
+    /// implements this, never `run()`, which is the protocol's.
     func runOnLibraryFiles() throws
 }
 

@@ -138,9 +138,9 @@ extension ReadModel {
         // which it would otherwise rebuild in every process. A generation of a build before manifests is
         // one file that changes: it is opened again as `way` says.
         func read(_ way: ConnectionAccess) throws -> (Generation, ManifestConnection) {
-            let found = try read(way, writtenOnce: true)
-            guard found.0.isSingleFile else { return found }
-            try found.1.database.close()
+            let (generation, connection) = try read(way, writtenOnce: true)
+            guard generation.isSingleFile else { return (generation, connection) }
+            try connection.database.close()
             return try read(way, writtenOnce: false)
         }
         let ways = connectionAccesses(access)

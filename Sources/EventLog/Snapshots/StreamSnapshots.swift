@@ -48,19 +48,13 @@ public final class StreamSnapshots {
     public func keep(_ snapshot: StreamSnapshot, of stream: StreamID) {
         guard let folder = try? Folder.derived(directory), let incoming = try? folder.subfolder(Self.incomingFolder, creating: true).folder
         else { return }
-        incoming.removeAbandoned(prefix: Self.temporaryPrefix)
-        guard let (temporary, file) = try? incoming.createTemporary(prefix: Self.temporaryPrefix) else { return }
-        do {
-            try file.write(Self.encode(snapshot), at: 0)
-            try incoming.rename(temporary, to: Self.fileName(of: stream), in: folder)
-        } catch {
-            try? incoming.remove(temporary)
-        }
+        // Everything incoming/ holds is a temporary file (``Folder/temporaryPrefix(for:)`` begins with a dot).
+        incoming.removeAbandoned(prefix: ".")
+        try? incoming.replace(Self.fileName(of: stream), in: folder, with: Self.encode(snapshot), syncingFile: false)
     }
 
     /// The subfolder where kept folds are written before they are renamed into place.
     static let incomingFolder = "incoming"
-    private static let temporaryPrefix = ".fold-"
 
     /// Every snapshot kept that reads back whole, by stream, whatever its format: for `log verify`.
     public func all() -> [(stream: StreamID, snapshot: StreamSnapshot)] {

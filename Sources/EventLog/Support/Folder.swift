@@ -147,20 +147,21 @@ final class Folder {
     /// over it. By default the file is synced before the rename and the folder after, so that after a
     /// crash `name` holds the old bytes or the new, durably. Derived files may skip the folder's sync
     /// (`syncingFile: true`: after a crash, the old file or the new, whole) or both (`false`: anything).
-    func replace(_ name: String, with bytes: [UInt8], syncingFile: Bool? = nil) throws(EventLogError) {
+    /// With `destination`, the file replaced is `name` there, the temporary one still made here.
+    func replace(_ name: String, in destination: Folder? = nil, with bytes: [UInt8], syncingFile: Bool? = nil) throws(EventLogError) {
         let (temporary, file) = try createTemporary(prefix: Self.temporaryPrefix(for: name))
         do {
             try file.write(bytes, at: 0)
             if syncingFile ?? true { try file.sync() }
-            try rename(temporary, to: name)
-            if syncingFile == nil { try sync() }
+            try rename(temporary, to: name, in: destination)
+            if syncingFile == nil { try (destination ?? self).sync() }
         } catch {
             try? remove(temporary)
             throw error
         }
     }
 
-    /// The prefix of the temporary files ``replace(_:with:syncingFile:)`` makes for `name`.
+    /// The prefix of the temporary files ``replace(_:in:with:syncingFile:)`` makes for `name`.
     static func temporaryPrefix(for name: String) -> String { "." + name + "." }
 
     /// The names in the folder, `.` and `..` left out.

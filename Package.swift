@@ -31,7 +31,8 @@ let package = Package(
             pkgConfig: "liblz4",
             providers: [.apt(["liblz4-dev"])]
         ),
-        // Threads started on another CPU than their creator's, to run beside it (a GNU extension of pthreads).
+        // Threads started on another CPU than their creator's, to run beside it (a GNU extension of pthreads),
+        // the program's zero data faulted in before the first, which a second thread makes dearer to fault.
         .target(name: "CThreadPlacement"),
         // The value types the log and the domain share: BlobRef (content by sha256) and Timestamp (UTC ms).
         .target(name: "CoreValues"),

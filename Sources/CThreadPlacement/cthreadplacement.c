@@ -3,8 +3,15 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <link.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14; glibc's headers name it from 2.35
+#endif
 
 struct start {
     void *(*body)(void *);
@@ -22,7 +29,31 @@ static void *begin(void *argument) {
     return start.body(start.context);
 }
 
+// The first entry dl_iterate_phdr gives is the program itself: its writable segments' zero-initialized
+// tails (memory size beyond file size) are its .bss, whole pages from the first one past the file's.
+static int populate_program_zero_data(struct dl_phdr_info *info, size_t size, void *unused) {
+    (void)size;
+    (void)unused;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[i];
+        if (segment->p_type != PT_LOAD || !(segment->p_flags & PF_W) || segment->p_memsz <= segment->p_filesz) continue;
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + segment->p_filesz + page - 1) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz + page - 1) & ~(page - 1);
+        if (end > start) madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+    }
+    return 1;
+}
+
+static void populate_zero_data(void) { dl_iterate_phdr(populate_program_zero_data, NULL); }
+
+void cthread_populate_zero_data(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, populate_zero_data);
+}
+
 int cthread_start_elsewhere(void *(*body)(void *), void *context) {
+    cthread_populate_zero_data();
     struct start *start = malloc(sizeof *start);
     if (!start) return ENOMEM;
     start->body = body;

@@ -48,6 +48,50 @@ struct DetachedThreadTests {
         #expect(ranOn.allowedCPUs == callers)
     }
 
+    @Test("has the program's zero data faulted in writable before the first thread starts")
+    func zeroDataResident() throws {
+        // Given a process, which this test's is
+        // When work is started on a thread of its own
+        let done = DispatchSemaphore(value: 0)
+        DetachedThread.start { done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+
+        // Then every page of the program's zero data (the mapping that follows its file's last
+        // writable one) is private memory of its own, none left to fault in
+        let zeroData = try #require(Self.programZeroDataMapping())
+        #expect(zeroData.sizeKB > 0)
+        #expect(zeroData.anonymousKB == zeroData.sizeKB)
+    }
+
+    /// From `/proc/self/smaps`: the mapping just after the program file's last writable one, when it
+    /// has no file (the zero data past the file's last page), with its size and its private pages.
+    static func programZeroDataMapping() -> (sizeKB: Int, anonymousKB: Int)? {
+        guard let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+            let smaps = try? String(contentsOfFile: "/proc/self/smaps", encoding: .utf8)
+        else { return nil }
+        var programEnd: Substring?
+        var found: (start: Substring, sizeKB: Int?, anonymousKB: Int?)?
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), fields.count >= 5, !range.hasSuffix(":") {
+                if found != nil { break }
+                let bounds = range.split(separator: "-")
+                if fields.count >= 6, fields[5...].joined(separator: " ") == program, fields[1].hasPrefix("rw") {
+                    programEnd = bounds[1]
+                } else if let end = programEnd, fields.count == 5, bounds[0] == end {
+                    found = (bounds[0], nil, nil)
+                } else {
+                    programEnd = nil
+                }
+            } else if found != nil, fields.count >= 2, let kilobytes = Int(fields[1]) {
+                if fields[0] == "Size:" { found?.sizeKB = kilobytes }
+                if fields[0] == "Anonymous:" { found?.anonymousKB = kilobytes }
+            }
+        }
+        guard let size = found?.sizeKB, let anonymous = found?.anonymousKB else { return nil }
+        return (size, anonymous)
+    }
+
     /// The CPUs the calling thread may run on, as Linux lists them (`0-1`, `0,2-3`).
     static func allowedCPUs() -> String? {
         guard let status = try? String(contentsOfFile: "/proc/thread-self/status", encoding: .utf8) else { return nil }

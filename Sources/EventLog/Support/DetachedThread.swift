@@ -7,7 +7,9 @@ import CThreadPlacement
 /// the new thread runs, and every command starts threads early (the one that opens the read models
 /// while the command line is parsed, the one that syncs the log while the write is projected). Nor a
 /// plain `pthread_create`: Linux puts about half the new threads on their creator's CPU, where they
-/// wait for the creator to sleep, and a retitle then took a tenth longer.
+/// wait for the creator to sleep, and a retitle then took a tenth longer. Before the first, the program's
+/// zero data is faulted in writable (`cthread_populate_zero_data`): the runtime's first writes there
+/// would otherwise each interrupt the CPU the new thread runs on.
 package enum DetachedThread {
     /// Runs `body` on a new thread; on this one, before returning, when no thread can be started:
     /// later, but done all the same.

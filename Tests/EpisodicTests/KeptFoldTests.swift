@@ -61,6 +61,29 @@ struct KeptFoldTests {
         #expect(try studio.must(Submission(.podcast(.id(id), .describe("Take 70"))))[0].positions == nil)
     }
 
+    @Test("a deleted podcast's kept fold is forgotten; restored by undo, it is folded from its stream again")
+    func forgottenOnDelete() throws {
+        // Given a podcast whose long stream has a kept fold
+        let (studio, id, stream) = try longPodcast()
+        try studio.createEpisode(in: id, "One")
+        #expect(try kept(studio, stream) != nil)
+
+        // When it is deleted
+        let deleted = try studio.must(Submission(.podcast(.id(id), .delete)))[0]
+
+        // Then its fold is no longer kept
+        #expect(try kept(studio, stream) == nil)
+
+        // And the undo that restores it folds its stream whole (keeping that fold again: deleted, as the
+        // stream stood), and the podcast stands as it did, to be renamed
+        try studio.undo(deleted.commandID)
+        let again = try #require(try kept(studio, stream))
+        var state = LibraryState()
+        #expect(KeptStates.load(again.state, as: .podcast(id), into: &state))
+        #expect(state.podcast(id).existing?.description == "Take 70")
+        #expect(try rename(studio, id, "Long Stream Again"))
+    }
+
     @Test("a fold is kept once a load has folded 16 events, and not before")
     func keptEvery16() throws {
         let studio = try Studio()

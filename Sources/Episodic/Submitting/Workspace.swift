@@ -149,24 +149,33 @@ final class Workspace {
 
     /// Folds accepted events into the states they belong to. Returns the versions of the streams they
     /// touch as they were before them: what their commit expects.
+    ///
+    /// An entity deleted here loses its kept fold (``StreamSnapshots``), which would otherwise stay in
+    /// `snapshots/` for good: nothing loads a deleted entity but a restore, which can read its stream.
     @discardableResult
     func apply(_ events: [DomainEvent]) throws -> [StreamID: Int] {
         var before: [StreamID: Int] = [:]
         for event in events {
             try load(event.aggregate)
+            let stream = StreamID(domain: event.stream)
+            let deleted: Bool
             switch event.aggregate {
             case .episode(let id):
                 let old = state.episode(id)
                 statesBeforeChanges?.keepFirst(old, of: id)
                 state.evolve(event)
                 numbers.update(id, from: old, to: state.episode(id))
+                deleted = old.live != nil && state.episode(id).live == nil
             case .podcast(let id):
-                statesBeforeChanges?.keepFirst(state.podcast(id), of: id)
+                let old = state.podcast(id)
+                statesBeforeChanges?.keepFirst(old, of: id)
                 state.evolve(event)
+                deleted = old.live != nil && state.podcast(id).live == nil
             case .fonts:
                 state.evolve(event)
+                deleted = false
             }
-            let stream = StreamID(domain: event.stream)
+            if deleted { log.snapshots.remove(of: stream) }
             if before[stream] == nil { before[stream] = versions[stream] ?? 0 }
             versions[stream, default: 0] += 1
         }

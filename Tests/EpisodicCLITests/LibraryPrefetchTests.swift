@@ -112,6 +112,53 @@ struct LibraryPrefetchTests {
         #expect(FileManager.default.fileExists(atPath: path + "/read.sqlite"))
     }
 
+    @Test("A change takes the read models opened ahead once it holds the writer lock")
+    func takenUnderTheLock() throws {
+        // Given a library, and its read models opened ahead for a change, handed to the library unfinished
+        let cli = try nightShift()
+        let path = cli.library
+        let prefetch = try #require(LibraryPrefetch(["episode", "create", "Night Shift", "Pilot", "--library", path]))
+        let library = try Library(at: path)
+        let lockHeldWhenTaken = Flag()
+        library.openReadModels(atFirstUse: {
+            lockHeldWhenTaken.value = !Self.canLockExclusively(path + "/LOCK")
+            return prefetch.take(path: path)
+        })
+
+        // When a change is made
+        let report = try library.submit([Submission(.createEpisode(in: .text("Night Shift"), .create(id: EpisodeID(UUID()), title: "Pilot", at: .now)))], actor: "test")
+
+        // Then the read models were taken with the lock held, and answer with the change
+        #expect(report.results.count == 1 && (try? report.results[0].get()) != nil)
+        #expect(lockHeldWhenTaken.value)
+        #expect(try library.episodes(EpisodeQuery(podcast: library.podcasts()[0].id)).map(\.title) == ["Pilot"])
+    }
+
+    @Test("A change whose read models opened ahead need a rebuild lets the lock go, rebuilds them, and is made")
+    func rebuiltOutsideTheLock() throws {
+        // Given a library whose read models are gone, opened ahead for a change and handed over unfinished
+        let cli = try nightShift()
+        let path = cli.library
+        try FileManager.default.removeItem(atPath: path + "/read.sqlite")
+        let prefetch = try #require(LibraryPrefetch(["episode", "create", "Night Shift", "Pilot", "--library", path]))
+        let library = try Library(at: path)
+        library.openReadModels(atFirstUse: { prefetch.take(path: path) })
+
+        // When a change is made
+        let report = try library.submit([Submission(.createEpisode(in: .text("Night Shift"), .create(id: EpisodeID(UUID()), title: "Pilot", at: .now)))], actor: "test")
+
+        // Then it was made, on read models rebuilt from the log
+        #expect(report.results.count == 1 && (try? report.results[0].get()) != nil)
+        #expect(FileManager.default.fileExists(atPath: path + "/read.sqlite"))
+        #expect(try library.episodes(EpisodeQuery(podcast: library.podcasts()[0].id)).map(\.title) == ["Pilot"])
+        #expect(try library.verify().isClean)
+    }
+
+    /// Written by the opening's hand-over, read once the change returned.
+    final class Flag: @unchecked Sendable {
+        var value = false
+    }
+
     @Test("A command line refused by the parser waits for the opening, and leaves the library as it was")
     func refusedCommand() throws {
         // Given a library with an episode

@@ -21,53 +21,82 @@ extension Library {
     /// `continuing` is the workspace of the caller's previous section and the head it left: kept when
     /// nothing came into the log since (no other writer's commit), so that a batch run in groups does
     /// not read its streams again for each group.
+    ///
+    /// Read models still being opened on another thread are taken once the lock is held and the log
+    /// caught up, which need nothing from them; when they cannot be used as they are, the lock is let
+    /// go, they are opened in full (a rebuild or a replay takes the lock itself), and the path starts
+    /// again.
     func runWritePath<Result>(
         continuing previous: (workspace: Workspace, head: LogPosition)? = nil,
         _ body: (any LogAppender, Workspace) throws -> Result
     ) throws -> (result: Result, readModelError: (any Error)?) {
-        let model = try readModel()
-        return try write { writer in
-            do {
-                try model.catchUp(with: log)
-            } catch where ReadModelFailure.isMalformed(error) {
-                try model.recover(fromMalformed: error, log: log, lockHeld: true)
-            }
-            model.removeLeftovers()
-            var result: Result?
-            var sync: SyncInProgress?
-            var known: KnownStates?
-            var attempt = 1
-            while result == nil {
-                do {
-                    let kept = previous.flatMap { $0.head == store.head && $0.workspace.readModel === model ? $0.workspace : nil }
-                    let workspace = kept ?? Workspace(log: store, readModel: model)
-                    workspace.beginChanges(at: log.head)
-                    result = try body(writer, workspace)
-                    known = workspace.statesBeforeChanges
-                    sync = try writer.startSync()
-                } catch is LogStoreRace where attempt < Self.decisionAttempts {
-                    // A teammate's commit came first; the copy now holds it: decide again on it.
-                    Self.pauseAfterRace(attempt)
-                    attempt += 1
-                    try model.catchUp(with: log)
-                } catch let race as LogStoreRace {
-                    throw race.refusal
-                } catch {
-                    recoverIfMalformed(error, model)
-                    throw error
+        let opened = readModelsStillOpening ? nil : try readModel()
+        do {
+            return try write { writer in
+                let model: ReadModel
+                if let opened {
+                    model = opened
+                } else if takeOpeningReadModels() {
+                    model = try readModel()
+                } else {
+                    throw ReadModelsNeedOpening()
                 }
+                return try runLocked(model, writer: writer, continuing: previous, body)
             }
-            // What `body` appended is projected while the disk syncs it, and durable before anything
-            // projected from it is committed. A failed sync fails the change, whatever the projection did.
+        } catch is ReadModelsNeedOpening {
+            return try runWritePath(continuing: previous, body)
+        }
+    }
+
+    /// Read models handed over unfinished that turn out to need more than opening: a rebuild or a
+    /// replay, which takes the writer lock.
+    private struct ReadModelsNeedOpening: Error {}
+
+    /// The write path from the writer lock on, with the read models open.
+    private func runLocked<Result>(
+        _ model: ReadModel, writer: any LogAppender, continuing previous: (workspace: Workspace, head: LogPosition)?,
+        _ body: (any LogAppender, Workspace) throws -> Result
+    ) throws -> (result: Result, readModelError: (any Error)?) {
+        do {
+            try model.catchUp(with: log)
+        } catch where ReadModelFailure.isMalformed(error) {
+            try model.recover(fromMalformed: error, log: log, lockHeld: true)
+        }
+        model.removeLeftovers()
+        var result: Result?
+        var sync: SyncInProgress?
+        var known: KnownStates?
+        var attempt = 1
+        while result == nil {
             do {
-                try model.catchUp(with: log, known: known, beforeCommit: sync!.finish)
-                try sync!.finish()
-                return (result!, nil)
+                let kept = previous.flatMap { $0.head == store.head && $0.workspace.readModel === model ? $0.workspace : nil }
+                let workspace = kept ?? Workspace(log: store, readModel: model)
+                workspace.beginChanges(at: log.head)
+                result = try body(writer, workspace)
+                known = workspace.statesBeforeChanges
+                sync = try writer.startSync()
+            } catch is LogStoreRace where attempt < Self.decisionAttempts {
+                // A teammate's commit came first; the copy now holds it: decide again on it.
+                Self.pauseAfterRace(attempt)
+                attempt += 1
+                try model.catchUp(with: log)
+            } catch let race as LogStoreRace {
+                throw race.refusal
             } catch {
-                try sync!.finish()
                 recoverIfMalformed(error, model)
-                return (result!, error)
+                throw error
             }
+        }
+        // What `body` appended is projected while the disk syncs it, and durable before anything
+        // projected from it is committed. A failed sync fails the change, whatever the projection did.
+        do {
+            try model.catchUp(with: log, known: known, beforeCommit: sync!.finish)
+            try sync!.finish()
+            return (result!, nil)
+        } catch {
+            try sync!.finish()
+            recoverIfMalformed(error, model)
+            return (result!, error)
         }
     }
 

@@ -27,6 +27,9 @@ public final class Library {
     /// Opened to read only: nothing in the library is written, not even the read models' catching up.
     private let readOnly: Bool
     private var openedReadModel: ReadModel?
+    /// Read models still being opened on another thread (``openReadModels(atFirstUse:)``): waited for
+    /// and taken at their first use, or by a change once it holds the writer lock.
+    private var readModelsOpening: (() -> ReadModelFiles?)?
     /// What writers of this instance set aside from the end of the log since it was opened: the torn
     /// tail of a command that died while writing, moved into `quarantine/` (see `RecoveryReport`).
     /// Empty nearly always; a caller that writes tells the user when it is not.
@@ -108,10 +111,33 @@ public final class Library {
         return openedReadModel != nil
     }
 
+    /// Hands over read models that another thread is opening (``openReadModelFiles(at:)``), to be waited
+    /// for at their first use rather than now: a change takes the writer lock and catches up with the
+    /// log meanwhile (see `runWritePath`). Files that cannot be used as they are leave the read models
+    /// to be opened in full then, as ``readModel()`` opens them.
+    /// Not for a shared library or one opened to read only, which ``openReadModels(from:)`` never uses.
+    package func openReadModels(atFirstUse opening: @escaping () -> ReadModelFiles?) {
+        guard openedReadModel == nil, !readOnly, !(store is SharedStore) else { return }
+        readModelsOpening = opening
+    }
+
+    /// Whether read models handed over by ``openReadModels(atFirstUse:)`` are still to be taken.
+    var readModelsStillOpening: Bool { readModelsOpening != nil }
+
+    /// Waits for the read models handed over by ``openReadModels(atFirstUse:)``, if any, and opens them
+    /// if they can be used as they are. Says whether the read models are open.
+    func takeOpeningReadModels() -> Bool {
+        if let opening = readModelsOpening {
+            readModelsOpening = nil
+            if let files = opening() { _ = try? openReadModels(from: files) }
+        }
+        return openedReadModel != nil
+    }
+
     /// The read models, opened on first use. Opening rebuilds any that the log does not vouch for, and
     /// any projector whose schema changed.
     package func readModel() throws -> ReadModel {
-        if let openedReadModel { return openedReadModel }
+        if takeOpeningReadModels(), let openedReadModel { return openedReadModel }
         let model = try ReadModel(
             library: path, log: log, projectors: projectors(), readOnly: readOnly, progress: progress,
             notice: { [weak self] in self?.tell($0) })

@@ -27,8 +27,9 @@ extension LibraryFilesCommand {
 /// the opening needs nothing from the parse but the library's path. So before parsing, the command
 /// line's words are read for that path (`--library`, else the environment, as ``GlobalOptions`` finds
 /// it), and the read models' files are opened on another core, while this one parses the command and
-/// then opens the log; ``Session/library()`` checks them against the log and takes them. The thread
-/// ends as it hands them over.
+/// then opens the log; ``Session/library()`` checks them against the log and takes them, and a change
+/// (``Session/changing(_:)``) takes them once it holds the writer lock, having caught up with the log
+/// meanwhile. The thread ends as it hands them over.
 ///
 /// The words are only a guess at what the parse will find, and the command may turn out to be invalid,
 /// a command group, or one that opens no library, so opening ahead changes nothing in the library
@@ -111,6 +112,11 @@ extension LibraryPrefetch {
     /// The read models' files the process opened ahead, if they are those of the library at `path`.
     static func take(path: String) -> Library.ReadModelFiles? {
         current?.take(path: path)
+    }
+
+    /// Whether the process is opening ahead the read models of the library at `path`.
+    static func isOpening(path: String) -> Bool {
+        current?.path == path
     }
 
     /// Waits for the process's opening to end, so that the process never exits while it runs: call it

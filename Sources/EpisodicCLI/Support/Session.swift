@@ -57,6 +57,28 @@ struct Session {
     func library() throws -> Library {
         let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
         defer { bar.finish() }
+        let library = try openLibrary(progress: bar)
+        if let files = LibraryPrefetch.take(path: options.libraryPath) { _ = try? library.openReadModels(from: files) }
+        try library.openReadModels()
+        return library
+    }
+
+    /// Runs `change` on the library, handing it the read models being opened while the command line
+    /// was parsed to take at their first use (``LibraryPrefetch``): a change takes the writer lock and
+    /// catches up with the log meanwhile, rather than waiting for them first. A replay draws its
+    /// progress bar until the change is done.
+    func changing<Result>(_ change: (Library) throws -> Result) throws -> Result {
+        let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
+        defer { bar.finish() }
+        let library = try openLibrary(progress: bar)
+        if LibraryPrefetch.isOpening(path: options.libraryPath) {
+            library.openReadModels(atFirstUse: { [path = options.libraryPath] in LibraryPrefetch.take(path: path) })
+        }
+        return try change(library)
+    }
+
+    /// The library at the options' path, with what its read models go through reported through `bar`.
+    private func openLibrary(progress bar: ProgressBar) throws -> Library {
         let library = try Library(
             at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
             notice: { [json = options.json] notice in
@@ -65,8 +87,6 @@ struct Session {
             })
         // Kept to say after the command what its writer set aside.
         opened.library = library
-        if let files = LibraryPrefetch.take(path: options.libraryPath) { _ = try? library.openReadModels(from: files) }
-        try library.openReadModels()
         return library
     }
 
@@ -104,8 +124,7 @@ struct Session {
 
     /// Runs the command `make` prepares from the library (a render, outside the lock), and prints what it did.
     func submit(_ make: (Library) throws -> Submission) throws {
-        let library = try library()
-        let report = try library.submit([try make(library)], actor: actor, clock: { now })
+        let report = try changing { library in try library.submit([try make(library)], actor: actor, clock: { now }) }
         warnIfBehind(report)
         for result in report.results {
             switch result {

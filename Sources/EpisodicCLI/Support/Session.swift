@@ -58,7 +58,6 @@ struct Session {
         let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
         defer { bar.finish() }
         let library = try openLibrary(progress: bar)
-        if let files = LibraryPrefetch.take(path: options.libraryPath) { _ = try? library.openReadModels(from: files) }
         try library.openReadModels()
         return library
     }
@@ -70,14 +69,11 @@ struct Session {
     func changing<Result>(_ change: (Library) throws -> Result) throws -> Result {
         let bar = ProgressBar("rebuilding read models", quiet: options.quiet)
         defer { bar.finish() }
-        let library = try openLibrary(progress: bar)
-        if LibraryPrefetch.isOpening(path: options.libraryPath) {
-            library.openReadModels(atFirstUse: { [path = options.libraryPath] in LibraryPrefetch.take(path: path) })
-        }
-        return try change(library)
+        return try change(try openLibrary(progress: bar))
     }
 
-    /// The library at the options' path, with what its read models go through reported through `bar`.
+    /// The library at the options' path, with what its read models go through reported through `bar`,
+    /// handed the read models being opened ahead for it, if they are (taken at their first use).
     private func openLibrary(progress bar: ProgressBar) throws -> Library {
         let library = try Library(
             at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
@@ -87,6 +83,9 @@ struct Session {
             })
         // Kept to say after the command what its writer set aside.
         opened.library = library
+        if LibraryPrefetch.isOpening(path: options.libraryPath) {
+            library.openReadModels(atFirstUse: { [path = options.libraryPath] in LibraryPrefetch.take(path: path) })
+        }
         return library
     }
 

@@ -210,6 +210,19 @@ struct FileSafetyTests {
         #expect(Set(names).count == 20)
         #expect(names.allSatisfy { $0.count == ".t-".count + 16 })
     }
+
+    @Test("a folder is empty while it holds nothing but . and ..: a hidden file, or a name of two dots and more, is something")
+    func emptyFolders() throws {
+        let library = TemporaryLibrary()
+        _ = try library.create()
+        for (i, name) in [".", "..a", "a", ".incoming-1"].enumerated() {
+            let path = library.folder + "/folder-\(i)"
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            #expect(try Folder.inside(library.folder, at: path).isEmpty())
+            if name != "." { try library.write([1], to: path + "/" + name) }
+            #expect(try Folder.inside(library.folder, at: path).isEmpty() == (name == "."), "\(name)")
+        }
+    }
 }
 
 extension TemporaryLibrary {

@@ -66,7 +66,7 @@ public struct BlobStore: Sendable {
             let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
             // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
             // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
-            if try created ? true : shard.contents().isEmpty { try root.sync() }
+            if try created ? true : shard.isEmpty() { try root.sync() }
             if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
                 // Already stored. A blob file gets its name only once its content is synced, but the process
                 // that renamed it may have been killed before it synced the shard: sync it again.

@@ -19,6 +19,7 @@ extension EventLog {
         let listing = try listSegments()
         segments = listing.segments
         readFiles = listing.pinned
+        listedCatalog = listing.catalog
         if trustingIndex { index.load(generations: generations) } else { index.reset() }
         // Index entries are written only after their commit is on disk: what the index covers was acknowledged.
         let indexClaim = LogPosition(index.covered)
@@ -221,10 +222,12 @@ extension EventLog {
     /// moment, and a reader goes on reading the files it listed, whose sizes and frames it knows.
     /// Every segment's file stays open in ``listed`` (up to ``ListedSegment/heldLimit`` of them), so that
     /// the next listing, the writer's under the lock just after the one made at open, reads only the
-    /// folder and each file's size.
-    private func listSegments() throws(EventLogError)
-        -> (segments: [Segment], pinned: [UInt32: File], tornLastSegment: (number: UInt32, name: String, size: UInt64)?)
-    {
+    /// folder and each file's size. A compacted segment that the ``SegmentCatalog`` describes as it is
+    /// is not opened at all; `catalog` is the one this listing found true, for the writer to keep.
+    private func listSegments() throws(EventLogError) -> (
+        segments: [Segment], pinned: [UInt32: File], tornLastSegment: (number: UInt32, name: String, size: UInt64)?,
+        catalog: SegmentCatalog
+    ) {
         var inodes: [UInt32: UInt64] = [:]
         for entry in try FileSystem.entries(of: layout.logDirectory) {
             if let number = Segment.number(inName: entry.name) { inodes[number] = entry.inode }
@@ -236,17 +239,30 @@ extension EventLog {
         var torn: (number: UInt32, name: String, size: UInt64)?
         let known = listed
         listed = [:]
+        let kept = catalog ?? SegmentCatalog.load(from: layout.indexDirectory)
+        catalog = kept
+        var foundCatalog = SegmentCatalog()
+        let now = SegmentCatalog.now()
         for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else { throw .missingSegment(name: Segment.name(of: UInt32(i + 1))) }
             let path = layout.segmentPath(number)
+            let isLast = i == numbers.count - 1
             if holding, let same = known[number], same.inode == inodes[number] {
-                found.append(Segment(header: same.header, path: path, size: try same.file.size()))
+                let identity = try same.file.identity()
+                found.append(Segment(header: same.header, path: path, size: UInt64(identity.size)))
                 listed[number] = same
                 if same.header.generation == 0 { pinned[number] = same.file }
+                if SegmentCatalog.admits(same.header, isLast: isLast, identity: identity, now: now) { foundCatalog.entries[number] = .init(header: same.header, identity: identity) }
+                continue
+            }
+            if !isLast, let entry = kept.header(of: number, at: path), entry.identity.inode == inodes[number] {
+                found.append(Segment(header: entry.header, path: path, size: UInt64(entry.identity.size)))
+                foundCatalog.entries[number] = entry
                 continue
             }
             let file = try File.openForReading(path)
-            let (size, inode) = try file.sizeAndInode()
+            let identity = try file.identity()
+            let (size, inode) = (UInt64(identity.size), identity.inode)
             let header: SegmentHeader
             let headerBytes = try file.read(count: SegmentHeader.size, at: 0)
             do {
@@ -269,8 +285,16 @@ extension EventLog {
             found.append(Segment(header: header, path: path, size: size))
             if holding { listed[number] = ListedSegment(header: header, file: file, inode: inode) }
             if header.generation == 0 { pinned[number] = file }
+            if SegmentCatalog.admits(header, isLast: isLast, identity: identity, now: now) { foundCatalog.entries[number] = .init(header: header, identity: identity) }
         }
-        return (found, pinned, torn)
+        return (found, pinned, torn, foundCatalog)
+    }
+
+    /// Keeps the catalog the last listing found true, when it differs from the one on disk (writer only).
+    func saveSegmentCatalog() {
+        guard let listedCatalog, listedCatalog != catalog else { return }
+        listedCatalog.save(in: layout.indexDirectory)
+        catalog = listedCatalog
     }
 
     /// Leftovers of an interrupted compaction: removed by the writer, once every segment is known to be readable.

@@ -65,6 +65,10 @@ public final class EventLog {
     /// The segments as the last listing read them, so that the listing under the writer lock, just
     /// after the one made at open, reads no header again (see ``ListedSegment``).
     var listed: [UInt32: ListedSegment] = [:]
+    /// The compacted segments' headers as kept in `index/` (see ``SegmentCatalog``), read at the first
+    /// listing; and the catalog the last listing found true.
+    var catalog: SegmentCatalog?
+    var listedCatalog: SegmentCatalog?
 
     /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
     /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).
@@ -182,6 +186,7 @@ public final class EventLog {
         try removeCompactionLeftovers()
         removeAbandonedFiles()
         persistIndex()
+        saveSegmentCatalog()
         let result: Result
         do {
             result = try body(LogWriter(log: self, recovered: recovered))

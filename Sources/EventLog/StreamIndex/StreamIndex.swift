@@ -281,10 +281,11 @@ final class StreamIndex {
 
     private var openFolder: Folder?
 
-    /// Removes the temporary files of index rewrites that a killed writer left (writer only).
+    /// Removes the temporary files of rewrites of `index/` (this index's, the segment catalog's) that a
+    /// killed writer left (writer only).
     func removeAbandonedFiles() {
         guard let folder = try? folder() else { return }
-        for name in [Self.sortedName, Self.tailName] { folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name)) }
+        for name in [Self.sortedName, Self.tailName, SegmentCatalog.fileName] { folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name)) }
     }
 
     private static func tailHeader(base: UInt64) -> [UInt8] {
@@ -306,23 +307,4 @@ final class StreamIndex {
 private struct LoadedFiles: Equatable {
     var sorted: FileIdentity?
     var tail: FileIdentity?
-}
-
-/// A file as `stat` finds it: the same identity means the same file, unchanged, since the index's files
-/// are replaced by a rename (a new inode) or appended to (a new size), never rewritten in place.
-private struct FileIdentity: Equatable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    /// When its contents and its inode last changed, in nanoseconds since 1970.
-    var modified: Int64
-    var changed: Int64
-
-    init?(path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-    }
 }

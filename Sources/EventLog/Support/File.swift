@@ -58,11 +58,10 @@ final class File: Sendable {
         UInt64(try status().st_size)
     }
 
-    /// The file's current size in bytes, and its inode number, which a folder's listing gives too: while
-    /// this descriptor is open, no other file can have that number.
-    func sizeAndInode() throws(EventLogError) -> (size: UInt64, inode: UInt64) {
-        let info = try status()
-        return (UInt64(info.st_size), UInt64(info.st_ino))
+    /// The file's identity now: its size, and its inode number, which a folder's listing gives too (while
+    /// this descriptor is open, no other file can have that number).
+    func identity() throws(EventLogError) -> FileIdentity {
+        FileIdentity(try status())
     }
 
     private func status() throws(EventLogError) -> stat {

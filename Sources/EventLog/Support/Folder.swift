@@ -166,6 +166,25 @@ final class Folder {
 
     /// The names in the folder, `.` and `..` left out.
     func contents() throws(EventLogError) -> [String] {
+        try reading { FileSystem.names(in: $0) }
+    }
+
+    /// Whether the folder holds nothing but `.` and `..`: the first name found answers, however many
+    /// the folder holds.
+    func isEmpty() throws(EventLogError) -> Bool {
+        try reading { dir in
+            while let entry = readdir(dir) {
+                let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                    name[0] == 0x2E && (name[1] == 0 || (name[1] == 0x2E && name[2] == 0))
+                }
+                if !isDot { return false }
+            }
+            return true
+        }
+    }
+
+    /// `body` given the folder open for listing.
+    private func reading<Result>(_ body: (OpaquePointer) -> Result) throws(EventLogError) -> Result {
         // A descriptor of its own: reading a folder moves the offset that its descriptor shares.
         let fd = Glibc.openat(descriptor, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0, let dir = fdopendir(fd) else {
@@ -174,7 +193,7 @@ final class Folder {
             throw .system("list", path: path, errno: code)
         }
         defer { closedir(dir) }
-        return FileSystem.names(in: dir)
+        return body(dir)
     }
 
     /// Removes the files named `<prefix>…` that were left behind: those no live process holds locked (see

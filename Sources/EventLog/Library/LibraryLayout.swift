@@ -7,7 +7,7 @@ import Foundation
 /// <library>/ID              the library's id (a UUID), where its commits' hash chain starts (format 2)
 /// <library>/LOCK            the writer lock (flock), holding the writer's pid
 /// <library>/log/NNNNNNNN.seg
-/// <library>/index/          the stream index (derived, rebuilt at will)
+/// <library>/index/          the stream index and the segment catalog (derived, rebuilt at will)
 /// <library>/snapshots/      folds of long streams (derived, a cache: see ``StreamSnapshots``)
 /// <library>/blobs/ab/cdef…  the blob store
 /// <library>/quarantine/     what a writer set aside: torn tails nothing acknowledged

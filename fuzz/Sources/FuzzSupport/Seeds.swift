@@ -101,6 +101,21 @@ public enum IndexTemplate {
     public static var tailPath: String { path + "/index/streams.tail" }
     /// The fold kept of the first stream (`snapshots/`), the input's third file.
     public static var keptFoldPath: String { path + "/snapshots/s-" + streams[0].rawValue }
+    /// The compacted segments' headers (`index/segments`), the input's fourth file.
+    public static var catalogPath: String { path + "/index/segments" }
+
+    /// The segment catalog a writer keeps once the compacted segments have settled (a quarter of a
+    /// second after their last change).
+    static func catalog() -> [UInt8] {
+        Thread.sleep(forTimeInterval: 0.3)
+        do {
+            try EventLog(at: path, options: options).write { _ in }
+        } catch {
+            fatalError("cannot make the segment catalog: \(error)")
+        }
+        guard let bytes = Scratch.read(catalogPath) else { fatalError("no segment catalog was written") }
+        return bytes
+    }
 
     /// A kept fold of the first stream, made through the public API: after its `version`-th event.
     static func keptFold(version: Int, format: String = "fuzz-1") -> [UInt8] {
@@ -142,6 +157,7 @@ public enum IndexTemplate {
             ("kept-fold", [sorted, tail, keptFold(version: 5)]),
             ("kept-fold-last", [sorted, tail, keptFold(version: events.filter { $0.stream == streams[0] }.count)]),
             ("kept-fold-no-index", [[], [], keptFold(version: 3)]),
+            ("segment-catalog", [sorted, tail, [], catalog()]),
         ]
     }
 }

@@ -92,11 +92,11 @@ public struct BlobStore: Sendable {
     static let incomingPrefix = ".incoming-"
 
     /// Removes the temporary files of stores that were killed, never one a live process is still writing
-    /// (see ``Folder/removeAbandoned(prefix:)``). Returns how many it removed.
+    /// (see ``Folder/removeAbandoned(prefixes:)``). Returns how many it removed.
     @discardableResult
     func removeAbandonedIncoming() -> Int {
         guard let root = try? Folder.inside(library, at: directory) else { return 0 }
-        return root.removeAbandoned(prefix: Self.incomingPrefix).count
+        return root.removeAbandoned(prefixes: [Self.incomingPrefix]).count
     }
 
     /// The library this store belongs to, which refusals name.

@@ -229,8 +229,10 @@ extension EventLog {
         catalog: SegmentCatalog
     ) {
         var inodes: [UInt32: UInt64] = [:]
+        compactionLeftovers = []
         for entry in try FileSystem.entries(of: layout.logDirectory) {
             if let number = Segment.number(inName: entry.name) { inodes[number] = entry.inode }
+            if entry.name.hasSuffix(Self.compactingSuffix) { compactionLeftovers.append(entry.name) }
         }
         let numbers = inodes.keys.sorted()
         let holding = numbers.count <= ListedSegment.heldLimit
@@ -297,11 +299,12 @@ extension EventLog {
         catalog = listedCatalog
     }
 
-    /// Leftovers of an interrupted compaction: removed by the writer, once every segment is known to be readable.
+    /// Leftovers of an interrupted compaction, as the last listing found them: removed by the writer,
+    /// once every segment is known to be readable.
     func removeCompactionLeftovers() throws(EventLogError) {
+        guard !compactionLeftovers.isEmpty else { return }
         let folder = try layout.logFolder()
-        for name in try folder.contents() where name.hasSuffix(".compacting") {
-            try folder.remove(name)
-        }
+        for name in compactionLeftovers { try folder.remove(name) }
+        compactionLeftovers = []
     }
 }

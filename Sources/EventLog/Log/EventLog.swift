@@ -69,6 +69,8 @@ public final class EventLog {
     /// listing; and the catalog the last listing found true.
     var catalog: SegmentCatalog?
     var listedCatalog: SegmentCatalog?
+    /// The files of an interrupted compaction (`….compacting`) that the last listing found in `log/`.
+    var compactionLeftovers: [String] = []
 
     /// Streams' versions as last seen, so a writer decodes a stream's last event once, not per commit.
     /// Cleared whenever the log changes under this instance (another writer, a cut tail, a rebuild).

@@ -74,10 +74,14 @@ extension EventLog {
         var entries: [IndexEntry]
     }
 
+    /// How the file a compaction writes before it renames it over the segment ends; one left in `log/`
+    /// is an interrupted compaction's.
+    static let compactingSuffix = ".compacting"
+
     /// Writes `segment` again with large frames.
     private func rewrite(_ segment: Segment, settings: CompactionSettings) throws(EventLogError) -> Rewritten {
         let folder = try layout.logFolder()
-        let (temporary, output) = try folder.createTemporary(prefix: segment.name + ".", suffix: ".compacting")
+        let (temporary, output) = try folder.createTemporary(prefix: segment.name + ".", suffix: Self.compactingSuffix)
         do {
             let rewritten = try rewrite(segment, into: output, settings: settings)
             try output.sync()

@@ -49,7 +49,7 @@ public final class StreamSnapshots {
         guard let folder = try? Folder.derived(directory), let incoming = try? folder.subfolder(Self.incomingFolder, creating: true).folder
         else { return }
         // Everything incoming/ holds is a temporary file (``Folder/temporaryPrefix(for:)`` begins with a dot).
-        incoming.removeAbandoned(prefix: ".")
+        incoming.removeAbandoned(prefixes: ["."])
         try? incoming.replace(Self.fileName(of: stream), in: folder, with: Self.encode(snapshot), syncingFile: false)
     }
 

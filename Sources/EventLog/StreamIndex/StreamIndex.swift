@@ -285,7 +285,7 @@ final class StreamIndex {
     /// killed writer left (writer only).
     func removeAbandonedFiles() {
         guard let folder = try? folder() else { return }
-        for name in [Self.sortedName, Self.tailName, SegmentCatalog.fileName] { folder.removeAbandoned(prefix: Folder.temporaryPrefix(for: name)) }
+        folder.removeAbandoned(prefixes: [Self.sortedName, Self.tailName, SegmentCatalog.fileName].map(Folder.temporaryPrefix(for:)))
     }
 
     private static func tailHeader(base: UInt64) -> [UInt8] {

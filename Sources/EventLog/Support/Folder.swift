@@ -13,7 +13,7 @@ import Glibc
 /// the library itself may pass through links, since that is the user's choice of where it lives.
 ///
 /// Temporary files get random names, are created exclusively, and stay locked (`flock`) by the process
-/// writing them until they are closed: ``removeAbandoned(prefix:)`` takes only those whose writer is gone.
+/// writing them until they are closed: ``removeAbandoned(prefixes:)`` takes only those whose writer is gone.
 final class Folder {
     let descriptor: Int32
     /// Where it is, for messages and for the path-based reads.
@@ -196,13 +196,14 @@ final class Folder {
         return body(dir)
     }
 
-    /// Removes the files named `<prefix>…` that were left behind: those no live process holds locked (see
-    /// ``createTemporary(prefix:suffix:)``), and links. Returns their names.
+    /// Removes the files named `<prefix>…`, for any of `prefixes`, that were left behind: those no live
+    /// process holds locked (see ``createTemporary(prefix:suffix:)``), and links. The folder is listed
+    /// once, whatever the number of prefixes. Returns their names.
     @discardableResult
-    func removeAbandoned(prefix: String) -> [String] {
+    func removeAbandoned(prefixes: [String]) -> [String] {
         guard let names = try? contents() else { return [] }
         var removed: [String] = []
-        for name in names where name.hasPrefix(prefix) {
+        for name in names where prefixes.contains(where: { name.hasPrefix($0) }) {
             let fd = Glibc.openat(descriptor, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             if fd < 0 {
                 // A link, which no writer of ours made: never followed, only removed.

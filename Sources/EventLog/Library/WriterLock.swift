@@ -20,15 +20,21 @@ final class WriterLock {
 
     deinit { flock(file.descriptor, LOCK_UN) }
 
-    /// Waits up to `timeout` for the lock, polling every few milliseconds. `recordingPid` writes the
-    /// holder's pid into the file (the writer does; a read-only holder cannot).
+    /// Waits up to `timeout` for the lock, polling: every 0.1 ms at first, then less and less often, down
+    /// to once a millisecond. `recordingPid` writes the holder's pid into the file (the writer does; a
+    /// read-only holder cannot).
+    ///
+    /// The lock stays free while its next holder sleeps: a writer that polled every 20 ms left it idle
+    /// for milliseconds after each command, and four processes running single commands at once made
+    /// barely more of them than one (see `episodic-bench submit`). A poll is one system call.
     static func acquire(path: String, library: String, timeout: Duration, recordingPid: Bool = true) throws(EventLogError) -> WriterLock {
         let file = try open(path, library: library, writable: recordingPid)
         let clock = ContinuousClock()
         let start = clock.now
-        /// Tries `take` until it succeeds, sleeping 1 ms, then longer, up to 20 ms, between tries.
+        /// Tries `take` until it succeeds, sleeping 0.1 ms, then twice as long each time, up to
+        /// ``longestPause``, between tries.
         func poll(_ what: String, _ take: () -> Bool) throws(EventLogError) {
-            var pause = Duration.milliseconds(1)
+            var pause = Duration.microseconds(100)
             while !take() {
                 guard errno == EWOULDBLOCK || errno == EAGAIN || errno == EACCES || errno == EINTR else {
                     throw .system(what, path: path, errno: errno)
@@ -40,7 +46,7 @@ final class WriterLock {
                 }
                 let nanoseconds = min(pause, timeout - waited).components.attoseconds / 1_000_000_000
                 usleep(useconds_t(max(nanoseconds / 1000, 100)))
-                pause = min(pause * 2, .milliseconds(20))
+                pause = min(pause * 2, longestPause)
             }
         }
         // Only writers queue: a read-only holder cannot take a write lock on the turnstile.
@@ -50,6 +56,9 @@ final class WriterLock {
         if recordingPid { try? file.write(pidRecord(getpid()), at: 0) }
         return WriterLock(file: file)
     }
+
+    /// The longest a waiting writer sleeps between two tries for the lock.
+    static let longestPause = Duration.milliseconds(1)
 
     /// `pid` as the file holds it: padded with spaces to the width of the largest pid and a line break,
     /// so that it overwrites any earlier holder's in place. Truncating the file first cost a journal

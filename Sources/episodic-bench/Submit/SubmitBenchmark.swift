@@ -1,6 +1,7 @@
 import ArgumentParser
 import CoreValues
 import Foundation
+import Synchronization
 
 /// `episodic-bench submit`: `episodic submit` of scripts like the peer comparison's (episodes
 /// created, then retitled, a fifth of the commands transcript imports), one command per commit: one
@@ -8,6 +9,10 @@ import Foundation
 /// timed from spawn to exit, on a library made fresh for it. Beside the ratio it prints the ceiling the
 /// machine puts on it, measured in the same run: the cores there are over the cores one process keeps
 /// busy (its CPU time over its wall time).
+///
+/// Then the same for single commands: one `episodic episode retitle` after another, by one worker,
+/// then by four at once, each on an episode of its own podcast, so that every command waits for the
+/// writer lock that the others take and let go.
 struct SubmitBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "submit", abstract: "Measures `episodic submit`: one process, and four at once on one library.")
@@ -21,6 +26,9 @@ struct SubmitBenchmark: ParsableCommand {
     @Option(help: "Rounds of one process, then four.")
     var rounds = 3
 
+    @Option(help: "Single commands each worker runs in a row, in each round.")
+    var singleCommands = 100
+
     @Flag(help: "Also print the figures as one JSON object, alone on stdout (the readable lines go to stderr).")
     var json = false
 
@@ -30,6 +38,7 @@ struct SubmitBenchmark: ParsableCommand {
     func validate() throws {
         guard commands >= 100 else { throw ValidationError("--commands must be at least 100.") }
         guard rounds >= 1 else { throw ValidationError("--rounds must be at least 1.") }
+        guard singleCommands >= 10 else { throw ValidationError("--single-commands must be at least 10.") }
     }
 
     func run() throws {
@@ -70,9 +79,7 @@ struct SubmitBenchmark: ParsableCommand {
         }
         let ratio = together.median / alone.median
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        // Four processes cannot go faster than the cores let them: with no lock at all, at most the
-        // cores they can keep busy over the cores one keeps busy.
-        let ceiling = Double(min(cores, Self.concurrency)) / aloneBusy.median
+        let ceiling = Self.ceiling(busy: aloneBusy.median)
         report.line(
             "one process",
             "\(alone.median.grouped()) commands/s, median of \(rounds) (\(commands.grouped()) commands, one commit each), "
@@ -91,7 +98,65 @@ struct SubmitBenchmark: ParsableCommand {
         report.value("aloneCoresBusy", aloneBusy.median)
         report.value("togetherCoresBusy", togetherBusy.median)
         report.value("ceilingOverAlone", ceiling)
+        try singles(binary: binary, in: folder.root, report: report)
         report.finish()
+    }
+
+    /// Single commands in a row, by one worker and by four at once, each round on a fresh library.
+    func singles(binary: String, in root: String, report: Report) throws {
+        var alone: [Double] = [], together: [Double] = [], aloneBusy: [Double] = []
+        for round in 1...rounds {
+            let arguments = try Self.library(in: root + "/singles-\(round)", binary: binary)
+            for podcast in 1...Self.concurrency {
+                try Self.check(Spawn.measure(binary, ["episode", "create", "Podcast \(podcast)", "Episode"] + arguments))
+            }
+            let one = try Self.retitles(binary, arguments, workers: 1, count: singleCommands)
+            alone.append(one.commandsPerSecond)
+            aloneBusy.append(one.coresBusy)
+            together.append(try Self.retitles(binary, arguments, workers: Self.concurrency, count: singleCommands).commandsPerSecond)
+        }
+        let ratio = together.median / alone.median
+        let ceiling = Self.ceiling(busy: aloneBusy.median)
+        report.line(
+            "single commands, one worker",
+            "\(alone.median.grouped()) commands/s, median of \(rounds) (\(singleCommands.grouped()) `episodic episode retitle` in a row), "
+                + "keeping \(aloneBusy.median.grouped(decimals: 2)) cores busy")
+        report.line(
+            "\(Self.concurrency) workers at once",
+            "\(together.median.grouped()) commands/s in all, median of \(rounds): \(ratio.grouped(decimals: 2))x one worker "
+                + "(ceiling on this machine \(ceiling.grouped(decimals: 2))x)")
+        report.value("singleAloneCommandsPerSecond", alone.median)
+        report.value("singleTogetherCommandsPerSecond", together.median)
+        report.value("singleTogetherOverAlone", ratio)
+        report.value("singleCeilingOverAlone", ceiling)
+    }
+
+    /// `workers` threads, each running `count` retitles of episode 1 of its own podcast one after
+    /// another; how many commands a second they made in all, and the cores their processes kept busy.
+    static func retitles(_ binary: String, _ arguments: [String], workers: Int, count: Int) throws -> (commandsPerSecond: Double, coresBusy: Double) {
+        let failures = Mutex<[any Error]>([])
+        let cpu = Mutex(0.0)
+        let started = ContinuousClock.now
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            do {
+                for i in 1...count {
+                    let measured = try Spawn.measure(binary, ["episode", "retitle", "Podcast \(worker + 1)/1", "Take \(i)"] + arguments)
+                    try check(measured)
+                    cpu.withLock { $0 += measured.cpuSeconds }
+                }
+            } catch {
+                failures.withLock { $0.append(error) }
+            }
+        }
+        let seconds = (ContinuousClock.now - started).seconds
+        if let failure = failures.withLock({ $0.first }) { throw failure }
+        return (Double(workers * count) / seconds, cpu.withLock { $0 } / seconds)
+    }
+
+    /// How much faster than one, at most, four can go on this machine's cores, one keeping `busy` cores
+    /// busy: with no lock at all, the cores they can keep busy over the cores one keeps busy.
+    static func ceiling(busy: Double) -> Double {
+        Double(min(ProcessInfo.processInfo.activeProcessorCount, concurrency)) / busy
     }
 
     /// A fresh library at `path` with the scripts' podcasts; the arguments that name it and the actor.

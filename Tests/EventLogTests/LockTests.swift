@@ -64,7 +64,7 @@ struct LockTests {
                 done.signal()
             }
             thread.start()
-            // Long enough for the thread to start and queue; the lock polls every 20 ms at most.
+            // Long enough for the thread to start and queue; a waiting writer polls every millisecond at most.
             usleep(200_000)
         }
 

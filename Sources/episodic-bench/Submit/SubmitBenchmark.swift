@@ -192,7 +192,9 @@ struct SubmitBenchmark: ParsableCommand {
                     let count = min(left, 20 + Int(random.next() % 40))
                     left -= count
                     seconds += 2 + Double(random.next() % 700) / 100
-                    let time = String(format: "%02d:%05.2f", Int(seconds) / 60, seconds.truncatingRemainder(dividingBy: 60))
+                    // In whole hundredths first: rounding the seconds alone wrote 59.996 as `00:60.00`.
+                    let hundredths = Int((seconds * 100).rounded())
+                    let time = String(format: "%02d:%02d.%02d", hundredths / 6000, hundredths / 100 % 60, hundredths % 100)
                     turns.append("\(time)\n\(random.next() % 2 == 0 ? "Anna" : "Ben")\n\(text(count))\n")
                 }
                 lines.append(#"{"command":"transcript.import","episode":"\#(episode)","text":"\#(escaped(turns.joined(separator: "\n")))"}"#)

@@ -257,7 +257,7 @@ extension EventLog {
                 if SegmentCatalog.admits(same.header, isLast: isLast, identity: identity, now: now) { foundCatalog.entries[number] = .init(header: same.header, identity: identity) }
                 continue
             }
-            if !isLast, let entry = kept.header(of: number, at: path), entry.identity.inode == inodes[number] {
+            if !isLast, let entry = kept.entry(for: number, at: path) {
                 found.append(Segment(header: entry.header, path: path, size: UInt64(entry.identity.size)))
                 foundCatalog.entries[number] = entry
                 continue

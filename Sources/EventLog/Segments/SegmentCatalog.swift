@@ -49,8 +49,8 @@ struct SegmentCatalog: Equatable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// The header of segment `number`, when the file at `path` is still the one its entry describes.
-    func header(of number: UInt32, at path: String) -> Entry? {
+    /// The entry of segment `number`, when the file at `path` is still the one it describes.
+    func entry(for number: UInt32, at path: String) -> Entry? {
         guard let entry = entries[number], FileIdentity(path: path, followingLinks: false) == entry.identity else { return nil }
         return entry
     }

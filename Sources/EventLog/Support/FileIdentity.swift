@@ -15,7 +15,9 @@ struct FileIdentity: Equatable {
     /// When its contents and its inode last changed, in nanoseconds since 1970.
     var modified: Int64
     var changed: Int64
+}
 
+extension FileIdentity {
     /// The file at `path`; with `followingLinks` false, a symbolic link there is described itself.
     init?(path: String, followingLinks: Bool = true) {
         var info = stat()
@@ -27,9 +29,5 @@ struct FileIdentity: Equatable {
         (device, inode, size) = (UInt64(info.st_dev), UInt64(info.st_ino), Int64(info.st_size))
         modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
         changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
-    }
-
-    init(device: UInt64, inode: UInt64, size: Int64, modified: Int64, changed: Int64) {
-        (self.device, self.inode, self.size, self.modified, self.changed) = (device, inode, size, modified, changed)
     }
 }

@@ -175,13 +175,15 @@ struct FileSafetyTests {
         let blobs = try Folder.inside(library.path, at: log.blobs.directory)
         let index = try Folder.inside(library.path, at: library.path + "/index")
         let root = try Folder.library(library.path)
-        // What a killed `put`, a killed index merge and a killed `create` leave: files no one holds locked.
+        // What a killed `put`, a killed index merge or catalog write and a killed `create` leave: files no one holds locked.
         let abandoned = [
             "blobs/" + (try blobs.createTemporary(prefix: BlobStore.incomingPrefix).name),
             "blobs/" + (try blobs.createTemporary(prefix: BlobStore.incomingPrefix).name),
             "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: "streams.sorted")).name),
             "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: "streams.tail")).name),
+            "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: SegmentCatalog.fileName)).name),
             try root.createTemporary(prefix: Folder.temporaryPrefix(for: "FORMAT")).name,
+            try root.createTemporary(prefix: Folder.temporaryPrefix(for: "ID")).name,
         ]
         // A store still under way: its writer holds the file locked.
         var live: (name: String, file: File)? = try blobs.createTemporary(prefix: BlobStore.incomingPrefix)

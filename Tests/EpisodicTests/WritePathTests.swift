@@ -104,6 +104,60 @@ struct WritePathTests {
         #expect(!root.contains { $0.hasPrefix(".incoming-") }, "\(root)")
     }
 
+    @Test("a group's commits reach the log together at its end; one whose content cannot be stored fails there, those before it stand, and nothing after it is written")
+    func appendedTogether() throws {
+        // Given three episodes, and a batch that retitles, imports a transcript, retitles, imports a
+        // second transcript and retitles, on a disk that will not rename the second's file into place
+        let studio = try Studio()
+        let show = try studio.createPodcast("Show")
+        let one = try studio.createEpisode(in: show, "One"), two = try studio.createEpisode(in: show, "Two")
+        let three = try studio.createEpisode(in: show, "Three")
+        let first = Array("00:00:01\nAnna\nFirst.\n".utf8), second = Array("00:00:01\nAnna\nSecond.\n".utf8)
+        let batch = [
+            Submission(.episode(.id(one), .retitle("One again"))),
+            Submission.importTranscript(first, into: .id(two)),
+            Submission(.episode(.id(three), .retitle("Three again"))),
+            Submission.importTranscript(second, into: .id(one)),
+            Submission(.episode(.id(two), .retitle("Two again"))),
+        ]
+        let head = studio.library.head
+
+        // When it runs, going on past refusals
+        let report = try FileSystemLayer.$current.withValue(RefusingBlobRename(BlobStore.reference(for: second))) {
+            try studio.library.submit(batch, actor: "tester", keepGoing: true, clock: studio.tick)
+        }
+
+        // Then the three commands before it are acknowledged, at the positions the log holds them at
+        #expect(report.results.count == 4)
+        let done = try report.results.prefix(3).map { try $0.get() }
+        var logged: [LogPosition: CommandID] = [:]
+        try studio.library.readLog(LogFilter()) { logged[$0.record.position] = $0.record.commandID }
+        #expect(studio.library.head.rawValue == head.rawValue + UInt64(done.map(\.events.count).reduce(0, +)))
+        for outcome in done {
+            let positions = try #require(outcome.positions)
+            #expect((positions.lowerBound.rawValue...positions.upperBound.rawValue).allSatisfy { logged[LogPosition($0)] == outcome.commandID })
+        }
+        #expect(done.map { $0.positions?.lowerBound.rawValue } == [head.rawValue + 1, done[0].positions!.upperBound.rawValue + 1, done[1].positions!.upperBound.rawValue + 1])
+        // The fourth failed with the disk's error, and the fifth, decided on the fourth's events, was
+        // never written: the library holds the first three changes only
+        guard case .failure(let failure) = report.results[3] else {
+            Issue.record("the fourth command was acknowledged")
+            return
+        }
+        #expect(failure.index == 3)
+        #expect("\(failure)".contains("rename"))
+        let episodes = try studio.states().episodes
+        #expect(episodes[one]?.live?.title == "One again" && episodes[one]?.live?.transcript == nil)
+        #expect(episodes[two]?.live?.title == "Two" && episodes[two]?.live?.transcript == BlobStore.reference(for: first))
+        #expect(episodes[three]?.live?.title == "Three again")
+        #expect(!BlobStore(directory: studio.library.path + "/blobs").contains(BlobStore.reference(for: second)))
+        // And the read models hold what a replay of the log gives; no staged file is left
+        let verification = try studio.library.verify()
+        #expect(verification.readModel.isEmpty)
+        let root = try FileManager.default.contentsOfDirectory(atPath: studio.library.path + "/blobs")
+        #expect(!root.contains { $0.hasPrefix(".incoming-") }, "\(root)")
+    }
+
     @Test("a read model that cannot be updated after the append: undo and redo report it as submit does, and keep the append")
     func readModelFailureAfterAppend() throws {
         let studio = try Studio()
@@ -256,5 +310,28 @@ private struct FailingSegmentSyncs: FileSystemCalls {
     func renameat(_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) -> Int32 {
         system.renameat(fromDirectory, from, toDirectory, to)
     }
+    func unlinkat(_ directory: Int32, _ path: String, _ flags: Int32) -> Int32 { system.unlinkat(directory, path, flags) }
+}
+
+/// The system's calls, except that renaming a staged file to the name of one blob fails with EIO.
+private struct RefusingBlobRename: FileSystemCalls {
+    private let system = SystemCalls()
+    private let name: String
+
+    init(_ ref: BlobRef) { name = String(ref.sha256.dropFirst(2)) }
+
+    func renameat(_ fromDirectory: Int32, _ from: String, _ toDirectory: Int32, _ to: String) -> Int32 {
+        guard to != name else {
+            errno = EIO
+            return -1
+        }
+        return system.renameat(fromDirectory, from, toDirectory, to)
+    }
+
+    func fsync(_ descriptor: Int32) -> Int32 { system.fsync(descriptor) }
+    func openat(_ directory: Int32, _ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { system.openat(directory, path, flags, mode) }
+    func pwrite(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, _ offset: off_t) -> Int { system.pwrite(descriptor, bytes, offset) }
+    func ftruncate(_ descriptor: Int32, _ size: off_t) -> Int32 { system.ftruncate(descriptor, size) }
+    func mkdirat(_ directory: Int32, _ path: String, _ mode: mode_t) -> Int32 { system.mkdirat(directory, path, mode) }
     func unlinkat(_ directory: Int32, _ path: String, _ flags: Int32) -> Int32 { system.unlinkat(directory, path, flags) }
 }

@@ -33,16 +33,16 @@ struct CrashSimulationTests {
     }
 
     @Test("group commit: after a power cut at any operation, every commit a sync acknowledged is there, and a failed sync takes back what it covered",
-        arguments: [7, 11] as [UInt64])
-    func powerCutGrouped(plan seed: UInt64) throws {
-        let plan = Plan(seed: seed, grouped: true)
+        arguments: [7, 11] as [UInt64], [Plan.Appending.unsynced, .together])
+    func powerCutGrouped(plan seed: UInt64, appending: Plan.Appending) throws {
+        let plan = Plan(seed: seed, appending: appending)
         let total = try plan.operationCount()
         var problems: [String] = []
         for operation in 1...total + 1 {
             let outcome = try plan.crash(at: operation, seed: 1)
-            problems += outcome.problems.map { "grouped plan \(plan.seed): power cut at operation \(operation) of \(total): \($0)" }
+            problems += outcome.problems.map { "\(appending) plan \(plan.seed): power cut at operation \(operation) of \(total): \($0)" }
         }
-        print("crash simulation, grouped plan \(plan.seed): \(total + 1) power cuts over \(total) operations; problems: \(problems.count)")
+        print("crash simulation, \(appending) plan \(plan.seed): \(total + 1) power cuts over \(total) operations; problems: \(problems.count)")
         #expect(problems.isEmpty, "\(problems.prefix(5).joined(separator: "\n"))")
     }
 
@@ -70,12 +70,12 @@ struct CrashSimulationTests {
     }
 
     /// The simulation is strict enough: take away any one sync of the write path and some crash loses
-    /// an acknowledged commit or one of its blobs.
+    /// an acknowledged commit or one of its blobs, whether commits come one by one or together.
     @Test(
         "without the sync of each file or folder of the write path, some power cut loses something acknowledged",
-        arguments: SimulatedDisk.Sync.allCases)
-    func everySyncIsNeeded(ignoring sync: SimulatedDisk.Sync) throws {
-        let plan = Plan(seed: 7)
+        arguments: SimulatedDisk.Sync.allCases, [Plan.Appending.synced, .together])
+    func everySyncIsNeeded(ignoring sync: SimulatedDisk.Sync, appending: Plan.Appending) throws {
+        let plan = Plan(seed: 7, appending: appending)
         let total = try plan.operationCount()
         var trials = 0
         var example: String?
@@ -88,7 +88,7 @@ struct CrashSimulationTests {
                 }
             }
         }
-        print("crash simulation without the sync of \(sync): found a loss after \(trials) power cuts: \(example ?? "none")")
+        print("crash simulation without the sync of \(sync), commits \(appending): found a loss after \(trials) power cuts: \(example ?? "none")")
         #expect(example != nil, "every crash kept everything, though \(sync) was never synced")
     }
 }
@@ -105,14 +105,31 @@ struct Plan {
 
     let seed: UInt64
     let sessions: [[PlannedCommit]]
-    /// Each session appends its commits unsynced and syncs once at its end (group commit), acknowledging
-    /// them only then; otherwise each commit is synced, and acknowledged, as it is appended.
-    let grouped: Bool
+    /// How a session gives the log its commits.
+    enum Appending: CustomStringConvertible {
+        /// Each synced, and acknowledged, as it is appended.
+        case synced
+        /// Each appended unsynced, and all synced once at the session's end (group commit), acknowledged
+        /// only then.
+        case unsynced
+        /// Likewise, but all given to the log at once, which stores their blobs first, syncing each
+        /// shard once for all of them.
+        case together
+
+        var description: String {
+            switch self {
+            case .synced: "synced"
+            case .unsynced: "grouped"
+            case .together: "appended together"
+            }
+        }
+    }
+    let appending: Appending
     var commitCount: Int { sessions.map(\.count).reduce(0, +) }
 
-    init(seed: UInt64, commits: Int = 14, grouped: Bool = false) {
+    init(seed: UInt64, commits: Int = 14, appending: Appending = .synced) {
         self.seed = seed
-        self.grouped = grouped
+        self.appending = appending
         var random = SplitMix64(seed: seed)
         var stored: [[UInt8]] = []
         var sessions: [[PlannedCommit]] = []
@@ -167,14 +184,21 @@ struct Plan {
             for session in Dictionary(grouping: commits[first...], by: \.0).sorted(by: { $0.key < $1.key }) {
                 try log.write { writer in
                     var unsynced: [Acknowledged] = []
-                    for (_, planned) in session.value {
-                        if grouped {
-                            let result = try writer.appendUnsynced(planned.commit, blobs: planned.blobs, claims: [])
-                            unsynced.append(Acknowledged(planned: planned, positions: result.positions))
-                        } else {
+                    let planned = session.value.map(\.1)
+                    switch appending {
+                    case .synced:
+                        for planned in planned {
                             let result = try writer.append(planned.commit, blobs: planned.blobs, claims: [])
                             acknowledged.append(Acknowledged(planned: planned, positions: result.positions))
                         }
+                    case .unsynced:
+                        for planned in planned {
+                            let result = try writer.appendUnsynced(planned.commit, blobs: planned.blobs, claims: [])
+                            unsynced.append(Acknowledged(planned: planned, positions: result.positions))
+                        }
+                    case .together:
+                        let results = try writer.appendUnsynced(planned.map { CommitToAppend($0.commit, blobs: $0.blobs, claims: []) })
+                        unsynced = zip(planned, results).map { Acknowledged(planned: $0, positions: $1.positions) }
                     }
                     try writer.sync()
                     acknowledged += unsynced

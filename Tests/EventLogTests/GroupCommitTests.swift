@@ -47,6 +47,50 @@ struct GroupCommitTests {
         #expect(events.map(\.json) == (1...10).map { #"{"i":\#($0)}"# })
     }
 
+    @Test("commits appended together store their blobs first, syncing each blob folder once for all of them")
+    func blobFoldersSyncedOnce() throws {
+        // Given six contents, three in each of two blob folders (a folder is named by the first two
+        // digits of the content's sha256)
+        var contents: [[UInt8]] = []
+        var folders: [String: Int] = [:]
+        var i = 0
+        while contents.count < 6 {
+            i += 1
+            let bytes = Array("content \(i)".utf8)
+            let folder = String(BlobStore.reference(for: bytes).sha256.prefix(2))
+            guard folders.count < 2 || folders[folder] != nil, folders[folder, default: 0] < 3 else { continue }
+            folders[folder, default: 0] += 1
+            contents.append(bytes)
+        }
+        let library = TemporaryLibrary(inMemory: true)
+        let disk = try Self.simulated(library, seed: 1)
+        let after = library.folder + "/after-sync"
+        var shardSyncs = 0
+
+        try FileSystemLayer.$current.withValue(disk) {
+            let log = try EventLog.create(at: library.path)
+            try log.write { writer in
+                // When six commits, each naming one, are appended together, then synced
+                let synced = disk.syncs[.blobShard, default: 0]
+                let commits = contents.enumerated().map { i, bytes in
+                    CommitToAppend(
+                        Given.commit(Given.event(StreamID(rawValue: "stream-\(i)")!, "Stored", "{}", blobs: [BlobStore.reference(for: bytes)])),
+                        blobs: [bytes], claims: [])
+                }
+                _ = try writer.appendUnsynced(commits)
+                shardSyncs = disk.syncs[.blobShard, default: 0] - synced
+                try writer.sync()
+                try disk.materialize(into: after, seed: 1)
+            }
+        }
+
+        // Then each folder was synced once, and after a power cut the six commits and their blobs are there
+        #expect(shardSyncs == 2)
+        let reopened = try EventLog(at: after)
+        #expect(try reopened.events().count == 6)
+        for bytes in contents { #expect(try reopened.blobs.get(BlobStore.reference(for: bytes)) == bytes) }
+    }
+
     @Test("a writer section that ends with commits unsynced syncs them before it lets the lock go")
     func sectionEndSyncs() throws {
         let library = TemporaryLibrary(inMemory: true)

@@ -18,8 +18,10 @@ public struct SubmitReport: Sendable {
 
 extension Library {
     /// Runs commands on the write path every change takes (<doc:TheWritePath>): for each command, load
-    /// its streams and facts, decide, store its blobs and append its events (one commit); then sync the
-    /// commits with one fsync (group commit: none is reported before it is durable), and project them.
+    /// its streams and facts and decide; store its blobs and append its events (one commit), at once
+    /// or, where the writer takes commits decided ahead, all the group's together at its end; then sync
+    /// the commits with one fsync (group commit: none is reported before it is durable), and project
+    /// them.
     ///
     /// Each command is its own commit, unless `atomic`: then every command is decided first and all their
     /// events go in one commit, or, at the first refusal, nothing is written and the refusal is thrown
@@ -65,6 +67,25 @@ extension Library {
                 writer.stage(submissions[first..<end].flatMap(\.blobs))
                 var results: [Result<SubmitOutcome, SubmitFailure>] = []
                 var batch = PendingCommit(commandID: CommandID(UUID()))
+                var decidedAhead = CommitsDecidedAhead()
+                /// Appends the commits decided ahead, giving their results their positions. False when
+                /// one failed: its result is then that failure, the results after it are dropped (they
+                /// were decided on its events), the streams are forgotten, and the batch stops.
+                func appendDecidedAhead() -> Bool {
+                    let (appended, failed) = decidedAhead.append(to: writer)
+                    for (result, positions) in appended {
+                        results[result] = results[result].map { outcome in
+                            var outcome = outcome
+                            outcome.positions = positions
+                            return outcome
+                        }
+                    }
+                    guard let failed else { return true }
+                    results.replaceSubrange(failed.result..., with: [.failure(failed.failure)])
+                    workspace.forgetStreams()
+                    stopped = true
+                    return false
+                }
                 commands: while next < end {
                     let index = next
                     next += 1
@@ -88,12 +109,16 @@ extension Library {
                                 warnings: decision.warnings, thumbnailWarnings: decision.thumbnailWarnings)
                             if atomic {
                                 outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(place))...LogPosition(UInt64(place + events.count - 1))
-                            } else {
+                            } else if !writer.takesCommitsDecidedAhead {
                                 outcome.positions = try batch.append(
                                     to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
                                 applied = false
                             }
                             outcome.changes = try workspace.changes(of: events, from: before)
+                            if !atomic && writer.takesCommitsDecidedAhead,
+                               let commit = batch.toAppend(actor: actor, at: time, read: workspace.versionsRead) {
+                                decidedAhead.add(commit, result: results.count, index: index, name: submission.name)
+                            }
                             results.append(.success(outcome))
                         } catch is LogStoreRace where attempt < Self.decisionAttempts {
                             // A teammate's commit came first, and earlier commands of the group are already
@@ -106,8 +131,12 @@ extension Library {
                         } catch {
                             let error = (error as? LogStoreRace)?.refusal ?? error
                             // Events applied but never appended must not stand in the states the next
-                            // commands decide on, nor in those the projection starts from.
-                            if applied && !atomic { workspace.forgetStreams() }
+                            // commands decide on, nor in those the projection starts from; the streams
+                            // are read again, once the commands decided before are in the log.
+                            if applied && !atomic {
+                                guard appendDecidedAhead() else { break commands }
+                                workspace.forgetStreams()
+                            }
                             // A read model found malformed deciding is rebuilt now, for the next command.
                             recoverIfMalformed(error, workspace.readModel)
                             let failure = SubmitFailure(index: index, name: submission.name, error: error)
@@ -122,6 +151,7 @@ extension Library {
                     }
                     progress?(index + 1)
                 }
+                _ = appendDecidedAhead()
                 if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versionsRead) {
                     // Positions were counted from the start of the commit; now the commit has its place.
                     let offset = appended.lowerBound.rawValue - 1

@@ -34,17 +34,12 @@ struct PendingCommit {
         return first
     }
 
-    /// Stores the blobs, then appends the events as one commit, with the claims they make (which only a
-    /// shared log takes); nil when there are no events. `read` is the version of every stream the
-    /// decision read: those the commit does not write are expected at that version too, so that on a
-    /// shared log a teammate's change to one (a podcast deleted while an episode is added to it) makes
-    /// the commit decide again rather than land on what it did not see.
-    ///
-    /// `synced: false` is group commit (``LogAppender/appendUnsynced(_:blobs:claims:)``): the caller
-    /// syncs before it reports the commit done.
-    func append(
-        to writer: any LogAppender, actor: String, at time: Timestamp, read: [StreamID: Int], synced: Bool = true
-    ) throws -> ClosedRange<LogPosition>? {
+    /// The events as one commit, with their blobs and the claims they make (which only a shared log
+    /// takes); nil when there are no events. `read` is the version of every stream the decision read:
+    /// those the commit does not write are expected at that version too, so that on a shared log a
+    /// teammate's change to one (a podcast deleted while an episode is added to it) makes the commit
+    /// decide again rather than land on what it did not see.
+    func toAppend(actor: String, at time: Timestamp, read: [StreamID: Int]) -> CommitToAppend? {
         guard !events.isEmpty else { return nil }
         var expectations = self.expectations
         for (stream, version) in read where expectations[stream] == nil {
@@ -53,9 +48,20 @@ struct PendingCommit {
         let commit = Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,
             actor: actor, timestamp: time, undoes: undoes)
-        let claims = ClaimChange.changes(for: events)
+        return CommitToAppend(commit, blobs: blobs, claims: ClaimChange.changes(for: events))
+    }
+
+    /// Stores the blobs, then appends the commit (``toAppend(actor:at:read:)``); nil when there are no
+    /// events.
+    ///
+    /// `synced: false` is group commit (``LogAppender/appendUnsynced(_:blobs:claims:)``): the caller
+    /// syncs before it reports the commit done.
+    func append(
+        to writer: any LogAppender, actor: String, at time: Timestamp, read: [StreamID: Int], synced: Bool = true
+    ) throws -> ClosedRange<LogPosition>? {
+        guard let next = toAppend(actor: actor, at: time, read: read) else { return nil }
         return try (synced
-            ? writer.append(commit, blobs: blobs, claims: claims)
-            : writer.appendUnsynced(commit, blobs: blobs, claims: claims)).positions
+            ? writer.append(next.commit, blobs: next.blobs, claims: next.claims)
+            : writer.appendUnsynced(next.commit, blobs: next.blobs, claims: next.claims)).positions
     }
 }

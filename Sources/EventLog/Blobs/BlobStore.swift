@@ -59,28 +59,45 @@ public struct BlobStore: Sendable {
     /// when the blob is already stored whole, the staged file is removed instead.
     @discardableResult
     func place(_ staged: StagedBlob) throws(EventLogError) -> BlobRef {
+        var shards = BlobShards()
+        try place(staged, syncingLater: &shards)
+        try shards.sync()
+        return staged.ref
+    }
+
+    /// ``place(_:)`` but for the shard's sync, which `shards` keeps for later: a writer storing many
+    /// blobs syncs each shard once for all of them, before a commit naming any of them is appended.
+    func place(_ staged: StagedBlob, syncingLater shards: inout BlobShards) throws(EventLogError) {
         let ref = staged.ref
         let name = String(ref.sha256.dropFirst(2))
-        let root = try Folder.inside(library, at: directory)
-        do {
-            let (shard, created) = try root.subfolder(String(ref.sha256.prefix(2)), creating: true)
-            // The shard's entry in blobs/ is synced before anything goes into the shard, whoever created it
-            // (perhaps a put killed before it could): a shard that holds a file proves its entry durable.
-            if try created ? true : shard.isEmpty() { try root.sync() }
+        let shardName = String(ref.sha256.prefix(2))
+        do throws(EventLogError) {
+            let root: Folder
+            if let known = shards.root { root = known } else { root = try Folder.inside(library, at: directory) }
+            shards.root = root
+            let shard: Folder
+            if let known = shards[shardName] {
+                shard = known
+            } else {
+                let (opened, created) = try root.subfolder(shardName, creating: true)
+                // The shard's entry in blobs/ is synced before anything goes into the shard, whoever
+                // created it (perhaps a put killed before it could): a shard that holds a file proves its
+                // entry durable.
+                if try created ? true : opened.isEmpty() { try root.sync() }
+                shard = opened
+                shards[shardName] = shard
+            }
             if let existing = try? shard.open(name, flags: O_RDONLY | O_NOFOLLOW | O_NONBLOCK), (try? Self.content(ofFile: existing.readAll(), as: ref)) != nil {
                 // Already stored. A blob file gets its name only once its content is synced, but the process
-                // that renamed it may have been killed before it synced the shard: sync it again.
-                try shard.sync()
+                // that renamed it may have been killed before it synced the shard: it is synced again.
                 discard(staged)
-                return ref
+                return
             }
             try root.rename(staged.temporaryName, to: name, in: shard)
-            try shard.sync()
         } catch {
             discard(staged)
             throw error
         }
-        return ref
     }
 
     /// Removes a staged file no commit will name.
@@ -167,5 +184,24 @@ public struct BlobStore: Sendable {
     /// The file that holds `ref`.
     public func path(for ref: BlobRef) -> String {
         "\(directory)/\(ref.sha256.prefix(2))/\(ref.sha256.dropFirst(2))"
+    }
+}
+
+/// The shards that blobs went into since they were last synced, open: a rename is durable only once
+/// its folder is synced, and one sync covers every rename in the folder before it.
+struct BlobShards {
+    /// The `blobs` folder, once opened.
+    var root: Folder?
+    private var folders: [String: Folder] = [:]
+
+    /// The shard of that name, when a blob went into it.
+    subscript(name: String) -> Folder? {
+        get { folders[name] }
+        set { folders[name] = newValue }
+    }
+
+    /// Syncs each shard once.
+    func sync() throws(EventLogError) {
+        for folder in folders.values { try folder.sync() }
     }
 }

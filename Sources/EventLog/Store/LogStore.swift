@@ -79,6 +79,18 @@ public protocol LogAppender {
     /// writer section ends); until then it must not be reported as done, nor projected.
     func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult
 
+    /// Whether commits may be decided ahead and given to ``appendUnsynced(_:)`` together: true where
+    /// this writer is the log's only one, so that no commit can come between a decision and its
+    /// append. A store whose teammates' commits can overtake a decision (a shared library) takes each
+    /// commit as soon as it is decided, and throws ``LogStoreRace`` for the caller to decide it again.
+    var takesCommitsDecidedAhead: Bool { get }
+
+    /// Group commit of several commits: appends them in order as ``appendUnsynced(_:blobs:claims:)``
+    /// one after another would, and stops at the first that fails, throwing a ``PartialAppend``: its
+    /// error with the results of those before it, which stay appended. A store may first store every
+    /// blob they carry, syncing each folder once for all of them rather than once a blob.
+    func appendUnsynced(_ commits: [CommitToAppend]) throws -> [AppendResult]
+
     /// Makes every commit appended so far durable, with one fsync for all of them.
     func sync() throws
 
@@ -99,6 +111,41 @@ extension LogAppender {
     public func startSync() throws -> SyncInProgress {
         try sync()
         return SyncInProgress {}
+    }
+
+    /// A store with nothing to share between commits appends them one after another.
+    public func appendUnsynced(_ commits: [CommitToAppend]) throws -> [AppendResult] {
+        var results: [AppendResult] = []
+        for next in commits {
+            do {
+                results.append(try appendUnsynced(next.commit, blobs: next.blobs, claims: next.claims))
+            } catch {
+                throw PartialAppend(appended: results, error: error)
+            }
+        }
+        return results
+    }
+}
+
+/// A commit with the blobs it names and the claims it makes, as ``LogAppender/appendUnsynced(_:)`` takes it.
+public struct CommitToAppend {
+    public var commit: Commit
+    public var blobs: [[UInt8]]
+    public var claims: [ClaimChange]
+
+    public init(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) {
+        (self.commit, self.blobs, self.claims) = (commit, blobs, claims)
+    }
+}
+
+/// Commits appended in part (``LogAppender/appendUnsynced(_:)``): `appended` are, in order; the next
+/// one failed with `error`, and none after it was tried.
+public struct PartialAppend: Error {
+    public var appended: [AppendResult]
+    public var error: any Error
+
+    public init(appended: [AppendResult], error: any Error) {
+        (self.appended, self.error) = (appended, error)
     }
 }
 
@@ -140,16 +187,37 @@ extension EventLog: LogStore {
 extension LogWriter: LogAppender {
     /// Claims are not needed here: the writer lock lets one decision at a time see every stream.
     public func append(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
-        for blob in blobs { try log.store(blob) }
+        try log.storeBlobs(of: [blobs]).throwingFailure()
         return try append(commit)
     }
 
-    /// Blobs are still stored durably first: the kernel may write the commit's frame back at any
-    /// moment, and a durable commit must never name a blob that is not.
     public func appendUnsynced(_ commit: Commit, blobs: [[UInt8]], claims: [ClaimChange]) throws -> AppendResult {
+        do {
+            return try appendUnsynced([CommitToAppend(commit, blobs: blobs, claims: claims)])[0]
+        } catch let partial as PartialAppend {
+            throw partial.error
+        }
+    }
+
+    /// The lock keeps every other writer out until the section ends.
+    public var takesCommitsDecidedAhead: Bool { true }
+
+    /// Every commit's blobs are stored first, each shard synced once for all of them: they must be
+    /// durable before the commits' frames are written, since the kernel may write a frame back at any
+    /// moment, and a durable commit must never name a blob that is not.
+    public func appendUnsynced(_ commits: [CommitToAppend]) throws -> [AppendResult] {
         precondition(log.isWriting, "a LogWriter is valid only inside EventLog.write")
-        for blob in blobs { try log.store(blob) }
-        return try log.append(commit, durably: false)
+        let stored = log.storeBlobs(of: commits.map(\.blobs))
+        var results: [AppendResult] = []
+        for next in commits.prefix(stored.commits) {
+            do {
+                results.append(try log.append(next.commit, durably: false))
+            } catch {
+                throw PartialAppend(appended: results, error: error)
+            }
+        }
+        if let failure = stored.failure { throw PartialAppend(appended: results, error: failure) }
+        return results
     }
 
     public func sync() throws {
@@ -176,13 +244,41 @@ extension LogWriter: LogAppender {
 }
 
 extension EventLog {
-    /// Stores a commit's blob durably: its staged file renamed into place if it was staged, else put.
-    func store(_ bytes: [UInt8]) throws(EventLogError) {
-        if let staged = staging?.take(BlobStore.reference(for: bytes)) {
-            try blobs.place(staged)
-        } else {
-            try blobs.put(bytes)
+    /// Stores durably the blobs of commits about to be appended, each commit's in turn: a staged file
+    /// is renamed into place, other content put; then each shard they went to is synced once. Returns
+    /// how many commits, from the first, have every blob stored, and the error that stopped the next.
+    func storeBlobs(of commits: [[[UInt8]]]) -> StoredBlobs {
+        var shards = BlobShards()
+        var stored = StoredBlobs(commits: 0, failure: nil)
+        do throws(EventLogError) {
+            for contents in commits {
+                for bytes in contents {
+                    let ref = BlobStore.reference(for: bytes)
+                    let staged: StagedBlob
+                    if let ready = staging?.take(ref) { staged = ready } else { staged = try blobs.stage(bytes, as: ref) }
+                    try blobs.place(staged, syncingLater: &shards)
+                }
+                stored.commits += 1
+            }
+        } catch {
+            stored.failure = error
         }
+        do throws(EventLogError) {
+            try shards.sync()
+        } catch {
+            stored = StoredBlobs(commits: 0, failure: error)
+        }
+        return stored
+    }
+}
+
+/// What ``EventLog/storeBlobs(of:)`` stored: every blob of the first `commits` commits, durably.
+struct StoredBlobs {
+    var commits: Int
+    var failure: EventLogError?
+
+    func throwingFailure() throws(EventLogError) {
+        if let failure { throw failure }
     }
 }
 

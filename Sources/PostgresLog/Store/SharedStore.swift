@@ -240,6 +240,9 @@ struct SharedAppender: LogAppender {
         try append(commit, blobs: blobs, claims: claims)
     }
 
+    /// A teammate's commit may come between a decision and its append.
+    var takesCommitsDecidedAhead: Bool { false }
+
     func sync() throws {}
 
     /// Blobs go to the server with their commit: nothing to do ahead of it.

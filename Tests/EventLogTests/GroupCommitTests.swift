@@ -91,6 +91,36 @@ struct GroupCommitTests {
         for bytes in contents { #expect(try reopened.blobs.get(BlobStore.reference(for: bytes)) == bytes) }
     }
 
+    @Test("content that several commits appended together name is written and synced once")
+    func sharedContentStoredOnce() throws {
+        let library = TemporaryLibrary(inMemory: true)
+        let disk = try Self.simulated(library, seed: 1)
+        let content = Array("the same transcript".utf8)
+        let ref = BlobStore.reference(for: content)
+        var blobFileSyncs = 0
+        var appended = 0
+        var stored: [UInt8]?
+
+        try FileSystemLayer.$current.withValue(disk) {
+            let log = try EventLog.create(at: library.path)
+            try log.write { writer in
+                // When three commits naming the same content are appended together
+                let synced = disk.syncs[.blobFile, default: 0]
+                let commits = (1...3).map { i in
+                    CommitToAppend(Given.commit(Given.event(StreamID(rawValue: "stream-\(i)")!, "Stored", "{}", blobs: [ref])), blobs: [content], claims: [])
+                }
+                appended = try writer.appendUnsynced(commits).count
+                blobFileSyncs = disk.syncs[.blobFile, default: 0] - synced
+            }
+            stored = try EventLog(at: library.path).blobs.get(ref)
+        }
+
+        // Then its file was written and synced once, and every commit was appended
+        #expect(appended == 3)
+        #expect(stored == content)
+        #expect(blobFileSyncs == 1)
+    }
+
     @Test("a writer section that ends with commits unsynced syncs them before it lets the lock go")
     func sectionEndSyncs() throws {
         let library = TemporaryLibrary(inMemory: true)

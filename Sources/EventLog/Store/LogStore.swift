@@ -250,10 +250,13 @@ extension EventLog {
     func storeBlobs(of commits: [[[UInt8]]]) -> StoredBlobs {
         var shards = BlobShards()
         var stored = StoredBlobs(commits: 0, failure: nil)
+        // Content that several of the commits name is stored once.
+        var placed: Set<BlobRef> = []
         do throws(EventLogError) {
             for contents in commits {
                 for bytes in contents {
                     let ref = BlobStore.reference(for: bytes)
+                    guard placed.insert(ref).inserted else { continue }
                     let staged: StagedBlob
                     if let ready = staging?.take(ref) { staged = ready } else { staged = try blobs.stage(bytes, as: ref) }
                     try blobs.place(staged, syncingLater: &shards)

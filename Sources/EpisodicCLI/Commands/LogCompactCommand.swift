@@ -15,6 +15,13 @@ extension LogCommands {
                 larger frames, or those a library written before automatic compaction still holds. The segment \
                 still being written is left alone.
 
+                Its frames hold 1 MiB of JSON each: about a third less space than the automatic ones (7.6 \
+                against 5.5 times smaller than their JSON, on a benchmark library of a million events). But \
+                reading one event through the stream index decodes its whole frame, so the first command to \
+                read an old episode's history on this machine (the next start from a fold of it kept here) \
+                reads it more slowly: 100 retitles of episodes of 130 events each took 5.2 s after this \
+                command, 0.6 s after automatic compaction.
+
                 Positions, events and the hash chain do not change; `lz4 -dc` still reads every segment, and \
                 `episodic log verify` checks the result. Each segment is replaced whole, so an interrupted \
                 compaction leaves the old one. It runs as a writer: other writers wait for it, readers do not. \

@@ -3,7 +3,10 @@ import Foundation
 /// How ``LogWriter/compact(_:)`` rewrites sealed segments.
 public struct CompactionSettings: Sendable, Equatable {
     /// Events are packed into frames of about this much JSON (bytes). Larger frames compress better;
-    /// reading one event through the stream index decodes its whole frame.
+    /// reading one event through the stream index decodes its whole frame. On the benchmark's
+    /// million-event library, at level 9, 1 MiB frames are 7.6 times smaller than the JSON and 64 KiB
+    /// frames 5.5 times, but streams of 130 events were read for the first time 8.6 times slower from
+    /// the larger.
     public var frameContentSize: Int
     /// 0 for LZ4's fast mode; 3 to 12 for LZ4-HC (slower to write, same speed to read, smaller).
     public var level: Int32

@@ -67,6 +67,8 @@ extension Library {
                 writer.stage(submissions[first..<end].flatMap(\.blobs))
                 var results: [Result<SubmitOutcome, SubmitFailure>] = []
                 var batch = PendingCommit(commandID: CommandID(UUID()))
+                // Where the writer takes commits decided ahead, each command's waits for the group's end.
+                let appendsAtEnd = !atomic && writer.takesCommitsDecidedAhead
                 var decidedAhead = CommitsDecidedAhead()
                 /// Appends the commits decided ahead, giving their results their positions. False when
                 /// one failed: its result is then that failure, the results after it are dropped (they
@@ -109,13 +111,13 @@ extension Library {
                                 warnings: decision.warnings, thumbnailWarnings: decision.thumbnailWarnings)
                             if atomic {
                                 outcome.positions = events.isEmpty ? nil : LogPosition(UInt64(place))...LogPosition(UInt64(place + events.count - 1))
-                            } else if !writer.takesCommitsDecidedAhead {
+                            } else if !appendsAtEnd {
                                 outcome.positions = try batch.append(
                                     to: writer, actor: actor, at: time, read: workspace.versionsRead, synced: false)
                                 applied = false
                             }
                             outcome.changes = try workspace.changes(of: events, from: before)
-                            if !atomic && writer.takesCommitsDecidedAhead,
+                            if appendsAtEnd,
                                let commit = batch.toAppend(actor: actor, at: time, read: workspace.versionsRead) {
                                 decidedAhead.add(commit, result: results.count, index: index, name: submission.name)
                             }

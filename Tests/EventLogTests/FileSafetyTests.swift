@@ -100,7 +100,7 @@ struct FileSafetyTests {
         let shard = "blobs/" + ref.sha256.prefix(2)
         try FileManager.default.createDirectory(atPath: library.path + "/" + shard, withIntermediateDirectories: true)
         for relative in [
-            "index/streams.sorted.new", "index/streams.tail.new", "index/streams.sorted", "index/streams.tail",
+            "index/streams.sorted.new", "index/streams.tail.new", "index/streams.sorted", "index/streams.recent", "index/streams.tail",
             "\(shard)/.incoming-\(getpid())-\(ref.sha256.suffix(8))", "\(shard)/\(ref.sha256.dropFirst(2))",
         ] {
             try plant(relative)
@@ -180,6 +180,7 @@ struct FileSafetyTests {
             "blobs/" + (try blobs.createTemporary(prefix: BlobStore.incomingPrefix).name),
             "blobs/" + (try blobs.createTemporary(prefix: BlobStore.incomingPrefix).name),
             "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: "streams.sorted")).name),
+            "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: "streams.recent")).name),
             "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: "streams.tail")).name),
             "index/" + (try index.createTemporary(prefix: Folder.temporaryPrefix(for: SegmentCatalog.fileName)).name),
             try root.createTemporary(prefix: Folder.temporaryPrefix(for: "FORMAT")).name,

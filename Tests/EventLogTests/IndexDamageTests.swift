@@ -7,13 +7,14 @@ import Testing
 /// in them can stop the program.
 @Suite("Stream index damage")
 struct IndexDamageTests {
-    /// A log of several segments, streams and multi-event commits, with both index files on disk.
+    /// A log of several segments, streams and multi-event commits, with the three index files on disk.
     struct Subject {
         let library = TemporaryLibrary()
-        let options = EventLog.Options(segmentSizeLimit: 900, indexMergeThreshold: 24)
+        let options = EventLog.Options(segmentSizeLimit: 900, indexMergeThreshold: 3)
         let streams = (0..<7).map { StreamID(rawValue: "stream-\($0)")! }
         var truth: (head: LogPosition, all: [RecordedEvent], byStream: [[RecordedEvent]]) = (.none, [], [])
         var sorted: [UInt8] = []
+        var recent: [UInt8] = []
         var tail: [UInt8] = []
 
         init() throws {
@@ -26,24 +27,30 @@ struct IndexDamageTests {
                     try writer.append(Commit(events: events, commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch))
                 }
             }
-            // A few more, so that the tail holds entries after the last merge.
+            // A few more, so that the recent run holds entries after the run, and the tail after it.
             var extra = 0
-            while (try library.size(of: library.path + "/index/streams.tail")) < UInt64(StreamIndex.tailHeaderSize + 3 * IndexEntry.size) {
+            while try library.size(of: tailPath) < UInt64(StreamIndex.tailHeaderSize + 2 * IndexEntry.size)
+                || !FileManager.default.fileExists(atPath: recentPath)
+            {
                 extra += 1
                 try log.write { writer in try writer.append(Given.commit(Given.event(streams[extra % streams.count]))) }
             }
             truth = (log.head, try log.events(), try streams.map { try log.events(in: $0) })
             sorted = try library.read(sortedPath)
+            recent = try library.read(recentPath)
             tail = try library.read(tailPath)
         }
 
         var sortedPath: String { library.path + "/index/streams.sorted" }
+        var recentPath: String { library.path + "/index/streams.recent" }
         var tailPath: String { library.path + "/index/streams.tail" }
 
-        /// Puts `sorted` and `tail` in place, atomically, so no earlier instance's mapping sees them change.
-        func install(sorted: [UInt8], tail: [UInt8]) throws {
-            try Data(sorted).write(to: URL(fileURLWithPath: sortedPath), options: .atomic)
-            try Data(tail).write(to: URL(fileURLWithPath: tailPath), options: .atomic)
+        /// Puts the files in place (the pristine ones where none is given), atomically, so no earlier
+        /// instance's mapping sees them change.
+        func install(sorted: [UInt8]? = nil, recent: [UInt8]? = nil, tail: [UInt8]? = nil) throws {
+            try Data(sorted ?? self.sorted).write(to: URL(fileURLWithPath: sortedPath), options: .atomic)
+            try Data(recent ?? self.recent).write(to: URL(fileURLWithPath: recentPath), options: .atomic)
+            try Data(tail ?? self.tail).write(to: URL(fileURLWithPath: tailPath), options: .atomic)
         }
 
         /// Opens, reads every way there is, and writes through the index as found; every answer must be the log's.
@@ -71,8 +78,11 @@ struct IndexDamageTests {
         var fields: [(String, Int, Int)] = [
             ("format", 8, 4), ("segment count", 12, 4), ("covered", 16, 8), ("entry count", 24, 8), ("sparse count", 32, 8),
             ("fingerprint segment", fingerprints, 4), ("fingerprint generation", fingerprints + 4, 4),
-            ("sparse position", sparse, 8), ("sparse segment", sparse + 8, 4), ("sparse frame", sparse + 12, 4),
         ]
+        // A recent run may hold none of the positions 1, 257, 513, ...
+        if bytes.littleEndian(at: 32, as: UInt64.self) > 0 {
+            fields += [("sparse position", sparse, 8), ("sparse segment", sparse + 8, 4), ("sparse frame", sparse + 12, 4)]
+        }
         for (name, base) in [("header entry", 40), ("first entry", firstEntry), ("middle entry", firstEntry + entries / 2 * IndexEntry.size)] {
             fields += entryFields(name, at: base)
         }
@@ -98,13 +108,17 @@ struct IndexDamageTests {
         return [0, 1, maximum, (current &+ 1) & maximum, (current &- 1) & maximum, maximum / 3]
     }
 
-    @Test("every field of either index file, set to other values, with or without a matching check word, changes no answer")
+    @Test("every field of any index file, set to other values, with or without a matching check word, changes no answer")
     func everyField() throws {
         let subject = try Subject()
         #expect(subject.sorted.count > SortedRun.headerSize && subject.tail.count > StreamIndex.tailHeaderSize + IndexEntry.size)
+        #expect(subject.recent.count > SortedRun.headerSize + IndexEntry.size)
         var trials = 0
-        for (file, fields) in [("sorted", Self.sortedFields(subject.sorted)), ("tail", Self.tailFields(subject.tail))] {
-            let pristine = file == "sorted" ? subject.sorted : subject.tail
+        let files = [
+            ("sorted", subject.sorted, Self.sortedFields(subject.sorted)), ("recent", subject.recent, Self.sortedFields(subject.recent)),
+            ("tail", subject.tail, Self.tailFields(subject.tail)),
+        ]
+        for (file, pristine, fields) in files {
             for field in fields {
                 let current = field.width == 8
                     ? pristine.littleEndian(at: field.offset, as: UInt64.self) : UInt64(pristine.littleEndian(at: field.offset, as: UInt32.self))
@@ -117,30 +131,37 @@ struct IndexDamageTests {
                         Self.set(&bytes, at: field.offset, width: field.width, to: value)
                         // A forger recomputes the entry's check word: the entry is then well-formed but wrong.
                         if resealed, let entryStart = Self.entryStart(of: field, in: file, bytes: bytes) { Self.reseal(&bytes, entryAt: entryStart) }
-                        try subject.install(sorted: file == "sorted" ? bytes : subject.sorted, tail: file == "tail" ? bytes : subject.tail)
+                        try subject.install(
+                            sorted: file == "sorted" ? bytes : nil, recent: file == "recent" ? bytes : nil, tail: file == "tail" ? bytes : nil)
                         try subject.expectSameAnswers("\(file) \(field.name) = \(value)\(resealed ? ", resealed" : "")")
                         trials += 1
                     }
                 }
             }
         }
-        #expect(trials > 300)
+        #expect(trials > 450)
     }
 
     @Test("index files that are empty, short, garbage or huge-claiming change no answer")
     func wholeFiles() throws {
         let subject = try Subject()
-        let cases: [(String, [UInt8], [UInt8])] = [
-            ("both empty", [], []),
-            ("sorted header only", Array(subject.sorted.prefix(SortedRun.headerSize)), subject.tail),
-            ("tail header only", subject.sorted, Array(subject.tail.prefix(StreamIndex.tailHeaderSize))),
-            ("sorted garbage", (0..<subject.sorted.count).map { UInt8(truncatingIfNeeded: $0 &* 31) }, subject.tail),
-            ("tail garbage", subject.sorted, (0..<subject.tail.count).map { UInt8(truncatingIfNeeded: $0 &* 17) }),
-            ("tail one byte short", subject.sorted, Array(subject.tail.dropLast())),
-            ("sorted swapped for the tail", subject.tail, subject.sorted),
+        let (sorted, recent, tail) = (subject.sorted, subject.recent, subject.tail)
+        let cases: [(String, [UInt8]?, [UInt8]?, [UInt8]?)] = [
+            ("all empty", [], [], []),
+            ("sorted header only", Array(sorted.prefix(SortedRun.headerSize)), nil, nil),
+            ("recent header only", nil, Array(recent.prefix(SortedRun.headerSize)), nil),
+            ("tail header only", nil, nil, Array(tail.prefix(StreamIndex.tailHeaderSize))),
+            ("sorted garbage", (0..<sorted.count).map { UInt8(truncatingIfNeeded: $0 &* 31) }, nil, nil),
+            ("recent garbage", nil, (0..<recent.count).map { UInt8(truncatingIfNeeded: $0 &* 29) }, nil),
+            ("tail garbage", nil, nil, (0..<tail.count).map { UInt8(truncatingIfNeeded: $0 &* 17) }),
+            ("tail one byte short", nil, nil, Array(tail.dropLast())),
+            ("recent empty", nil, [], nil),
+            ("sorted swapped for the tail", tail, nil, sorted),
+            ("sorted and recent swapped", recent, sorted, nil),
+            ("recent in the place of both runs", recent, recent, nil),
         ]
-        for (label, sorted, tail) in cases {
-            try subject.install(sorted: sorted, tail: tail)
+        for (label, sorted, recent, tail) in cases {
+            try subject.install(sorted: sorted, recent: recent, tail: tail)
             try subject.expectSameAnswers(label)
         }
     }

@@ -265,17 +265,17 @@ extension EventLog {
         return true
     }
 
-    /// Throws away the stream index and builds it again from the whole log.
     /// Writes the index's new entries (writer only). A failure never fails a commit, since the index is
-    /// derived data; a tail entry found damaged while merging makes the writer rebuild the index.
+    /// derived data; an entry of any index file found damaged while merging makes the writer rebuild it.
     func persistIndex() {
         do {
             try index.persist(generations: generations)
-        } catch .damagedLog(let file, _, _) where file == StreamIndex.tailFileName {
+        } catch .damagedLog(let file, _, _) where StreamIndex.isIndexFile(file) {
             try? rebuildIndex()
         } catch {}
     }
 
+    /// Throws away the stream index and builds it again from the whole log.
     func rebuildIndex() throws(EventLogError) {
         _ = try synchronize(repair: isWriting, trustingIndex: false)
         if isWriting { try? index.merge(generations: generations) }

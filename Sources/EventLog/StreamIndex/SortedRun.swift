@@ -1,14 +1,17 @@
 import Foundation
 
-/// `index/streams.sorted`: every indexed event up to `covered`, sorted by stream, mapped into memory.
+/// A sorted run of the stream index, mapped into memory: the indexed events after `base` through
+/// `covered`, sorted by stream. `index/streams.sorted` is the run from the first position (`base` 0);
+/// `index/streams.recent` the smaller one that continues it (see ``StreamIndex``).
 ///
 /// Layout (little-endian):
 /// - header, 72 bytes: `EPSINDEX`, format (u32), segment count (u32), covered position (u64),
 ///   entry count (u64), sparse count (u64), the entry of the covered position (32 bytes);
 /// - per segment: number (u32), generation (u32), so that a compacted segment makes the run stale;
-/// - entries, 32 bytes each, sorted by (stream hash, position);
-/// - the sparse position directory: every 256th position (1, 257, ...) with its segment and frame offset,
-///   16 bytes each, so a reader can start a scan near any position.
+/// - entries, 32 bytes each, sorted by (stream hash, position): one per position after `base`, which
+///   is `covered - entry count`;
+/// - the sparse position directory: each of the run's positions 1, 257, 513, ... with its segment and
+///   frame offset, 16 bytes each, so a reader can start a scan near any position.
 final class SortedRun {
     static let tag = Array("EPSINDEX".utf8)
     static let formatVersion: UInt32 = 1
@@ -16,6 +19,8 @@ final class SortedRun {
     static let sparseStep: UInt64 = 256
 
     let covered: UInt64
+    /// The position before the run's first: every position `base + 1 ... covered` is in it once.
+    var base: UInt64 { covered - UInt64(entryCount) }
     let entryCount: Int
     let sparseCount: Int
     let lastEntry: IndexEntry?
@@ -49,9 +54,9 @@ final class SortedRun {
     }
 
     /// The run's fields when every one of them agrees with the others and with the file's size: every
-    /// position 1...covered is in the run once, the header's entry is the covered one, there is one sparse
-    /// point per 256 positions and a fingerprint per segment 1...(the covered entry's). Nil otherwise:
-    /// such a run is not used.
+    /// position base+1...covered is in the run once, the header's entry is the covered one, there is one
+    /// sparse point per 256 positions and a fingerprint per segment 1...(the covered entry's). Nil
+    /// otherwise: such a run is not used.
     private static func validLayout(_ map: UnsafeRawBufferPointer) -> (
         covered: UInt64, entryCount: Int, sparseCount: Int, entriesOffset: Int, lastEntry: IndexEntry?,
         fingerprints: [(segment: UInt32, generation: UInt32)]
@@ -64,7 +69,7 @@ final class SortedRun {
         let entriesOffset = headerSize + segmentCount * 8
         guard entryCount < 1 << 40, sparseCount < 1 << 40,
             map.count == entriesOffset + Int(entryCount) * IndexEntry.size + Int(sparseCount) * 16,
-            entryCount == covered, sparseCount == (covered + sparseStep - 1) / sparseStep
+            entryCount <= covered, entryCount > 0 || covered == 0, sparseCount == sparsePoints(after: covered - entryCount, through: covered)
         else { return nil }
         let lastEntry = covered == 0 ? nil : IndexEntry.read(map, at: 40)
         if covered == 0 {
@@ -80,6 +85,13 @@ final class SortedRun {
             fingerprints.append((segment, map.littleEndian(at: headerSize + i * 8 + 4)))
         }
         return (covered, Int(entryCount), Int(sparseCount), entriesOffset, lastEntry, fingerprints)
+    }
+
+    /// How many of the positions `base + 1 ... covered` are sparse points (1, 257, 513, ...).
+    static func sparsePoints(after base: UInt64, through covered: UInt64) -> UInt64 {
+        // Each count of sparse points up to a position rounds up, without overflow for any header's value.
+        func upTo(_ position: UInt64) -> UInt64 { position / sparseStep + (position % sparseStep == 0 ? 0 : 1) }
+        return upTo(covered) - upTo(base)
     }
 
     deinit { munmap(UnsafeMutableRawPointer(mutating: map.baseAddress), map.count) }

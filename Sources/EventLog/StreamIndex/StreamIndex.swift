@@ -3,26 +3,39 @@ import Foundation
 /// Finds a stream's events without scanning the log: the stream index.
 ///
 /// It is derived data, never fsynced, and rebuilt from the log whenever it is missing, stale or damaged.
-/// Two files in `index/`:
+/// Three files in `index/`, each continuing the one before:
 /// - `streams.sorted` (``SortedRun``): everything up to a covered position, sorted by stream;
+/// - `streams.recent` (``SortedRun``, may be absent): the entries after that up to a later position,
+///   sorted by stream, never more than an eighth of the run's;
 /// - `streams.tail`: entries after that, in position order, appended by the writer after each commit.
 ///   Header (32 bytes): `EPSTAIL1`, the covered position it continues from (u64), 16 reserved bytes.
 ///
-/// When the tail grows past a threshold, the writer merges it into a new sorted run. A reader that meets
-/// a sorted run and a tail that do not continue each other (a merge in progress) ignores the tail and
-/// scans the log for the difference instead: readers never wait for the writer.
+/// Every command that reads a stream searches the sorted files in logarithmic time but reads the whole
+/// tail (each of its entries checked once, at load), so the tail is kept short: when it reaches the
+/// merge threshold, the writer folds it into `streams.recent`, and `streams.recent` into `streams.sorted`
+/// once the two would make an eighth of the run. A command's index work then grows only with the
+/// logarithm of the log's length, not with the log, and the run's merges' total work no faster than
+/// the log; the recent run is written again once per threshold's entries (8,192 by default), and holds
+/// an eighth of the index at most (4 MB at a million events). A reader that meets files that do not
+/// continue each other (a merge in progress) ignores the ones after the break and scans the log for the
+/// difference instead: readers never wait for the writer.
 final class StreamIndex {
     static let tailTag = Array("EPSTAIL1".utf8)
     static let tailHeaderSize = 32
     /// How damage to the tail is named in errors.
     static let tailFileName = "index/streams.tail"
+    /// Whether `name`, as errors name files, is one of the index's: damage there is mended by a rebuild.
+    static func isIndexFile(_ name: String) -> Bool { [sortedName, recentName, tailName].contains { "index/" + $0 == name } }
 
     let directory: String
     var sortedPath: String { directory + "/" + Self.sortedName }
+    var recentPath: String { directory + "/" + Self.recentName }
     var tailPath: String { directory + "/" + Self.tailName }
 
     private var run: SortedRun?
-    /// The tail as it was on disk at load: entries after the run's covered position.
+    /// The sorted entries after the run's, if `streams.recent` continues it.
+    private var recent: SortedRun?
+    /// The tail as it was on disk at load: entries after the sorted files' covered position.
     private var mapped: MappedTail?
     /// Entries added since the load, after the mapped ones, in position order, without gaps.
     private var added: [IndexEntry] = []
@@ -40,21 +53,24 @@ final class StreamIndex {
         self.mergeThreshold = mergeThreshold
     }
 
-    /// Entries after the sorted run, on disk or not.
+    /// Entries after the sorted files, on disk or not.
     private var tailCount: Int { (mapped?.count ?? 0) + added.count }
 
+    /// The position the sorted files cover, which the tail continues.
+    private var sortedCovered: UInt64 { recent?.covered ?? run?.covered ?? 0 }
+
     /// The position of the newest entry: everything up to here is indexed.
-    var covered: UInt64 { (run?.covered ?? 0) + UInt64(tailCount) }
+    var covered: UInt64 { sortedCovered + UInt64(tailCount) }
 
     /// The newest entry, from which the log checks that the index still matches it.
-    var lastEntry: IndexEntry? { added.last ?? mapped?.last ?? run?.lastEntry }
+    var lastEntry: IndexEntry? { added.last ?? mapped?.last ?? recent?.lastEntry ?? run?.lastEntry }
 
     /// The last position the index files in `directory` hold an entry for, whatever segments they were
     /// made from (compaction moves frames, not positions): what the index says was acknowledged.
     static func claimedCoverage(in directory: String) -> UInt64 {
-        let run = SortedRun(path: directory + "/streams.sorted")
-        let base = run?.covered ?? 0
-        return base + UInt64(MappedTail(path: directory + "/streams.tail", continuing: base)?.count ?? 0)
+        var base = SortedRun(path: directory + "/" + sortedName).flatMap { $0.base == 0 ? $0.covered : nil } ?? 0
+        if let recent = SortedRun(path: directory + "/" + recentName), recent.base == base { base = recent.covered }
+        return base + UInt64(MappedTail(path: directory + "/" + tailName, continuing: base)?.count ?? 0)
     }
 
     /// Reads what is on disk: maps the sorted run in constant time, and the tail, checking each entry.
@@ -63,16 +79,20 @@ final class StreamIndex {
     /// it loaded when it opened the log, and checking a tail of thousands of entries again, or mapping
     /// the run again, cost a command a fifth of a millisecond.
     func load(generations: [UInt32: UInt32]) {
-        let found = LoadedFiles(sorted: FileIdentity(path: sortedPath), tail: FileIdentity(path: tailPath))
-        if found == loadedFiles, added.isEmpty, !isBroken, run.map({ Self.run($0, matches: generations) }) ?? true {
+        let found = LoadedFiles(
+            sorted: FileIdentity(path: sortedPath), recent: FileIdentity(path: recentPath), tail: FileIdentity(path: tailPath))
+        if found == loadedFiles, added.isEmpty, !isBroken, [run, recent].allSatisfy({ $0.map { Self.run($0, matches: generations) } ?? true }) {
             return
         }
         reset()
         loadedFiles = found
-        if let run = SortedRun(path: sortedPath), Self.run(run, matches: generations) {
+        if let run = SortedRun(path: sortedPath), run.base == 0, Self.run(run, matches: generations) {
             self.run = run
         }
-        let base = run?.covered ?? 0
+        if let recent = SortedRun(path: recentPath), recent.base == run?.covered ?? 0, Self.run(recent, matches: generations) {
+            self.recent = recent
+        }
+        let base = sortedCovered
         guard let tail = MappedTail(path: tailPath, continuing: base) else { return }
         mapped = tail
         tailFileBase = base
@@ -88,6 +108,7 @@ final class StreamIndex {
         loadedFiles = nil
         isBroken = false
         run = nil
+        recent = nil
         mapped = nil
         added = []
         persistedCount = 0
@@ -112,16 +133,17 @@ final class StreamIndex {
     /// The entries of one stream (by hash; the caller checks the stream name), in position order.
     /// Nil when the index turns out to be damaged: the caller rebuilds it from the log.
     func entries(for hash: UInt64) -> [IndexEntry]? {
-        guard !isBroken, let sorted = run.map({ $0.entries(for: hash) }) ?? [], let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
+        guard !isBroken, let sorted = run.map({ $0.entries(for: hash) }) ?? [], let later = recent.map({ $0.entries(for: hash) }) ?? [],
+            let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
         else { return nil }
-        return sorted + onDisk + added.filter { $0.streamHash == hash }
+        return sorted + later + onDisk + added.filter { $0.streamHash == hash }
     }
 
     /// A frame at or before `position` to start a scan from; nil means the start of the log. A hint
     /// only: the reader checks where it leads, since the files may be wrong.
     func start(for position: UInt64) -> (segment: UInt32, frameOffset: UInt32)? {
         guard !isBroken else { return nil }
-        let base = run?.covered ?? 0
+        let base = sortedCovered
         if position > base, position - base <= UInt64(tailCount) {
             let index = Int(position - base - 1)
             let mappedCount = mapped?.count ?? 0
@@ -132,26 +154,32 @@ final class StreamIndex {
             // A damaged entry: start from the run's sparse directory instead, which is only slower.
             if let entry = mapped?.entry(at: index) { return (entry.segment, entry.frameOffset) }
         }
-        return run?.start(for: min(position, base))
+        // The recent run's sparse points are only its own positions': before its first, the run's last serves.
+        if let recent, position > recent.base, let start = recent.start(for: min(position, base)) { return start }
+        return run?.start(for: min(position, run?.covered ?? 0))
     }
+
+    /// Whether a merge should write the run rather than the recent run: once what follows the run
+    /// reaches an eighth of it. Merging into the run that seldom keeps the total merge work linear in
+    /// the log; the merges between write the recent run, which is smaller.
+    private var runMergeDue: Bool { (recent?.entryCount ?? 0) + tailCount >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) }
 
     /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
     func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
         if isBroken { throw .damagedLog(segment: Self.tailFileName, offset: 0, reason: "the index does not continue the log") }
-        // Merging when the tail reaches an eighth of the run keeps the total merge work linear in the log.
-        if tailCount >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) {
-            try merge(generations: generations)
+        if tailCount >= mergeThreshold {
+            try merge(into: runMergeDue ? .run : .recent, generations: generations)
             return
         }
         guard persistedCount < added.count || tailFileBase == nil else { return }
-        let base = run?.covered ?? 0
+        let base = sortedCovered
         if tailFileBase != base || tailFile == nil {
             if tailFileBase != base { try startTail(base: base) }
             do {
                 tailFile = try folder().open(Self.tailName, flags: O_WRONLY)
             } catch {
                 // Gone, or a link in its place: fold everything into new files instead.
-                try merge(generations: generations)
+                try merge(into: .run, generations: generations)
                 return
             }
         }
@@ -166,69 +194,72 @@ final class StreamIndex {
 
     /// Points the entries of one compacted segment at their new frames.
     ///
-    /// Entries after the sorted run are written into a new tail. If the run holds any of them, it is
-    /// written again with them, through the end of the segment only: the entries after it stay in the
-    /// tail, where the next compaction finds them without writing the run again. Either file is replaced
-    /// by a rename, never changed in place, so that a reader keeps the index it loaded, which matches the
-    /// segment files it holds open. Positions the index does not cover yet are indexed from the log as usual.
+    /// Entries after the sorted files are written into a new tail. If a sorted file holds any of them,
+    /// it is written again with them (the run with the recent run, or the recent run alone), through the
+    /// end of the segment only: the entries after it stay in the tail, where the next compaction finds
+    /// them without writing the sorted files again. Each file is replaced by a rename, never changed in
+    /// place, so that a reader keeps the index it loaded, which matches the segment files it holds open.
+    /// Positions the index does not cover yet are indexed from the log as usual.
     func relocate(_ relocation: Relocation, generations: [UInt32: UInt32]) throws(EventLogError) {
         guard !isBroken, let first = relocation.entries.first?.position, let last = relocation.entries.last?.position,
             first <= covered
         else { return }
-        if first <= run?.covered ?? 0 {
-            try merge(generations: generations, relocating: relocation, through: min(last, covered))
+        if first <= sortedCovered {
+            let level: Level = first <= run?.covered ?? 0 || runMergeDue ? .run : .recent
+            try merge(into: level, generations: generations, relocating: relocation, through: min(last, covered))
             return
         }
         var entries: [IndexEntry] = []
         entries.reserveCapacity(tailCount)
         for entry in try tailEntries() { entries.append(try relocation.apply(entry)) }
-        try writeTail(entries, base: run?.covered ?? 0)
+        try writeTail(entries, base: sortedCovered)
     }
 
-    /// Folds the tail into a new sorted run, through position `end` (nil: all of it); what follows stays
-    /// in a new tail. `relocation` moves one compacted segment's entries on the way.
+    /// The sorted file a merge writes.
+    enum Level {
+        /// `streams.sorted`, from the run, the recent run and the tail; `streams.recent` is removed.
+        case run
+        /// `streams.recent`, from itself and the tail.
+        case recent
+    }
+
+    /// Folds the tail, through position `end` (nil: all of it), into a new sorted file (`level`); what
+    /// follows stays in a new tail. `relocation` moves one compacted segment's entries on the way.
     func merge(
-        generations: [UInt32: UInt32], relocating relocation: Relocation? = nil, through end: UInt64? = nil
+        into level: Level = .run, generations: [UInt32: UInt32], relocating relocation: Relocation? = nil, through end: UInt64? = nil
     ) throws(EventLogError) {
         var tail = try tailEntries()
         if let relocation {
             for i in tail.indices { tail[i] = try relocation.apply(tail[i]) }
         }
-        let covered = max(end ?? self.covered, run?.covered ?? 0)
+        let covered = max(end ?? self.covered, sortedCovered)
         let kept = Array(tail.drop { $0.position <= covered })
         tail.removeLast(kept.count)
-        let added = tail.sorted(by: IndexEntry.streamOrder)
-        var merged: [IndexEntry] = []
-        merged.reserveCapacity((run?.entryCount ?? 0) + added.count)
-        var i = 0, j = 0
-        let old = run?.entryCount ?? 0
-        while i < old || j < added.count {
-            if i < old {
-                guard var entry = run!.entry(at: i) else {
-                    throw .damagedLog(segment: "index/streams.sorted", offset: UInt64(i), reason: "index entry \(i) fails its check")
-                }
-                if let relocation { entry = try relocation.apply(entry) }
-                if j == added.count || IndexEntry.streamOrder(entry, added[j]) {
-                    merged.append(entry)
-                    i += 1
-                    continue
-                }
-            }
-            merged.append(added[j])
-            j += 1
+        var merged = try Self.merge(recent, Self.recentName, with: tail.sorted(by: IndexEntry.streamOrder), relocating: relocation)
+        var sparse = (recent?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 }
+        var last = tail.last ?? recent?.lastEntry
+        if level == .run {
+            merged = try Self.merge(run, Self.sortedName, with: merged, relocating: relocation)
+            sparse = (run?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 } + sparse
+            last = last ?? run?.lastEntry
         }
-        var sparse = (run?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 }
         for entry in tail where (entry.position - 1) % SortedRun.sparseStep == 0 {
             sparse.append((entry.position, entry.segment, entry.frameOffset))
         }
-        var last = tail.last ?? run?.lastEntry
         if let relocation, let entry = last { last = try relocation.apply(entry) }
         let segments = generations.filter { $0.key <= (last?.segment ?? 0) }.sorted { $0.key < $1.key }
             .map { ($0.key, $0.value) }
         loadedFiles = nil
-        try SortedRun.write(
-            entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: Self.sortedName)
-        run = SortedRun(path: sortedPath)
+        let name = level == .run ? Self.sortedName : Self.recentName
+        try SortedRun.write(entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: name)
+        if level == .run {
+            // Left in place, it would no longer continue the run, and be ignored; removed, it is not read.
+            try folder().remove(Self.recentName)
+            run = SortedRun(path: sortedPath)
+            recent = nil
+        } else {
+            recent = SortedRun(path: recentPath)
+        }
         if kept.isEmpty {
             try startTail(base: covered)
             mapped = nil
@@ -254,7 +285,31 @@ final class StreamIndex {
         persistedCount = entries.count
     }
 
-    /// Every entry after the sorted run, in position order.
+    /// The entries of `run` (whose file is `name`, for errors), relocated, merged with `added`, which are
+    /// in stream order: all of them, in stream order.
+    private static func merge(
+        _ run: SortedRun?, _ name: String, with added: [IndexEntry], relocating relocation: Relocation?
+    ) throws(EventLogError) -> [IndexEntry] {
+        guard let run else { return added }
+        var merged: [IndexEntry] = []
+        merged.reserveCapacity(run.entryCount + added.count)
+        var j = 0
+        for i in 0..<run.entryCount {
+            guard var entry = run.entry(at: i) else {
+                throw .damagedLog(segment: "index/" + name, offset: UInt64(i), reason: "index entry \(i) fails its check")
+            }
+            if let relocation { entry = try relocation.apply(entry) }
+            while j < added.count, IndexEntry.streamOrder(added[j], entry) {
+                merged.append(added[j])
+                j += 1
+            }
+            merged.append(entry)
+        }
+        merged.append(contentsOf: added[j...])
+        return merged
+    }
+
+    /// Every entry after the sorted files, in position order.
     private func tailEntries() throws(EventLogError) -> [IndexEntry] {
         var entries: [IndexEntry] = []
         entries.reserveCapacity(tailCount)
@@ -268,6 +323,7 @@ final class StreamIndex {
     }
 
     static let sortedName = "streams.sorted"
+    static let recentName = "streams.recent"
     static let tailName = "streams.tail"
 
     /// `index/`, opened once by the writer. Derived state: a link or a file in its place is removed and
@@ -285,7 +341,8 @@ final class StreamIndex {
     /// killed writer left (writer only).
     func removeAbandonedFiles() {
         guard let folder = try? folder() else { return }
-        folder.removeAbandoned(prefixes: [Self.sortedName, Self.tailName, SegmentCatalog.fileName].map(Folder.temporaryPrefix(for:)))
+        folder.removeAbandoned(
+            prefixes: [Self.sortedName, Self.recentName, Self.tailName, SegmentCatalog.fileName].map(Folder.temporaryPrefix(for:)))
     }
 
     private static func tailHeader(base: UInt64) -> [UInt8] {
@@ -306,5 +363,6 @@ final class StreamIndex {
 /// The index files as one load found them.
 private struct LoadedFiles: Equatable {
     var sorted: FileIdentity?
+    var recent: FileIdentity?
     var tail: FileIdentity?
 }

@@ -70,7 +70,9 @@ public enum LogSeeds {
 /// A valid library whose stream index the index target replaces, and what the log holds.
 public enum IndexTemplate {
     public static let path = Scratch.folder + "/index-template"
-    public static let options = EventLog.Options(segmentSizeLimit: 1500, lockTimeout: .seconds(1), indexMergeThreshold: 16)
+    /// Merging at 4 entries, so that the index has all three files after the template's 68 commits: a
+    /// run, a recent run and a tail of 3 entries.
+    public static let options = EventLog.Options(segmentSizeLimit: 1500, lockTimeout: .seconds(1), indexMergeThreshold: 4)
     public static let streams: [StreamID] = (0..<5).map { StreamID(rawValue: "stream-\($0)")! }
 
     /// Every event, in log order.
@@ -81,7 +83,7 @@ public enum IndexTemplate {
             // fold seed names), are then the same in every run.
             let id = LibraryID(UUID(uuid: (0x1D, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 1)))
             let log = try EventLog.create(at: path, id: id, options: options)
-            for i in 0..<60 {
+            for i in 0..<68 {
                 try log.write { writer in
                     let events = (0..<(1 + i % 3)).map { j in
                         ProposedEvent(stream: streams[(i * 7 + j) % streams.count], type: "Happened", json: #"{"i":\#(i),"j":\#(j)}"#)
@@ -99,6 +101,8 @@ public enum IndexTemplate {
 
     public static var sortedPath: String { path + "/index/streams.sorted" }
     public static var tailPath: String { path + "/index/streams.tail" }
+    /// The recent run (`index/streams.recent`), the input's fifth file.
+    public static var recentPath: String { path + "/index/streams.recent" }
     /// The fold kept of the first stream (`snapshots/`), the input's third file.
     public static var keptFoldPath: String { path + "/snapshots/s-" + streams[0].rawValue }
     /// The compacted segments' headers (`index/segments`), the input's fourth file.
@@ -136,7 +140,9 @@ public enum IndexTemplate {
     /// Seeds for the index target: the sorted run, then the tail.
     public static func seeds() -> [(name: String, parts: [[UInt8]])] {
         _ = events
-        guard let sorted = Scratch.read(sortedPath), let tail = Scratch.read(tailPath) else { fatalError("the template has no index") }
+        guard let sorted = Scratch.read(sortedPath), let tail = Scratch.read(tailPath), let recent = Scratch.read(recentPath) else {
+            fatalError("the template has no index, or no recent run")
+        }
         var scrambledTail = tail
         if scrambledTail.count >= 32 + 3 * 32 {
             for i in (32 + 32)..<(32 + 64) { scrambledTail[i] ^= 0x5A }
@@ -145,19 +151,24 @@ public enum IndexTemplate {
         if movedCovered.count > 24 { movedCovered[16] &+= 1 }
         var wrongEntry = sorted
         if wrongEntry.count > 200 { wrongEntry[200] ^= 0x01 }
+        var wrongRecentEntry = recent
+        if wrongRecentEntry.count > 150 { wrongRecentEntry[150] ^= 0x01 }
         return [
-            ("valid", [sorted, tail]),
+            ("valid", [sorted, tail, [], [], recent]),
             ("sorted-only", [sorted, []]),
             ("tail-only", [[], tail]),
             ("none", [[], []]),
-            ("tail-entry-scrambled", [sorted, scrambledTail]),
-            ("sorted-covered-moved", [movedCovered, tail]),
-            ("sorted-entry-flipped", [wrongEntry, tail]),
-            ("sorted-truncated", [Array(sorted.prefix(sorted.count - 16)), tail]),
-            ("kept-fold", [sorted, tail, keptFold(version: 5)]),
-            ("kept-fold-last", [sorted, tail, keptFold(version: events.filter { $0.stream == streams[0] }.count)]),
+            ("tail-entry-scrambled", [sorted, scrambledTail, [], [], recent]),
+            ("sorted-covered-moved", [movedCovered, tail, [], [], recent]),
+            ("sorted-entry-flipped", [wrongEntry, tail, [], [], recent]),
+            ("sorted-truncated", [Array(sorted.prefix(sorted.count - 16)), tail, [], [], recent]),
+            ("recent-only", [[], tail, [], [], recent]),
+            ("recent-entry-flipped", [sorted, tail, [], [], wrongRecentEntry]),
+            ("recent-without-tail", [sorted, [], [], [], recent]),
+            ("kept-fold", [sorted, tail, keptFold(version: 5), [], recent]),
+            ("kept-fold-last", [sorted, tail, keptFold(version: events.filter { $0.stream == streams[0] }.count), [], recent]),
             ("kept-fold-no-index", [[], [], keptFold(version: 3)]),
-            ("segment-catalog", [sorted, tail, [], catalog()]),
+            ("segment-catalog", [sorted, tail, [], catalog(), recent]),
         ]
     }
 }

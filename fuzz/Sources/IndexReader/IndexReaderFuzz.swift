@@ -3,18 +3,18 @@ import Foundation
 import FuzzSupport
 
 // Input: index/streams.sorted, then index/streams.tail, then the fold kept of the first stream
-// (snapshots/), then the segment catalog (index/segments; an empty part: no such file), beside a
-// valid log the real writer made. They are derived
+// (snapshots/), then the segment catalog (index/segments), then index/streams.recent (an empty
+// part: no such file), beside a valid log the real writer made. They are derived
 // data: whatever their files hold, every read through them must give exactly what the log holds, and
 // the writer must see every stream's true version. Anything else, a thrown error included, is reported
 // as a crash.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    let parts = Parts.split(UnsafeRawBufferPointer(start: data, count: size), max: 4)
+    let parts = Parts.split(UnsafeRawBufferPointer(start: data, count: size), max: 5)
     mkdir(IndexTemplate.path + "/snapshots", 0o777)
-    let paths = [IndexTemplate.sortedPath, IndexTemplate.tailPath, IndexTemplate.keptFoldPath, IndexTemplate.catalogPath]
-    for (path, part) in zip(paths, parts + [[], [], []]) {
+    let paths = [IndexTemplate.sortedPath, IndexTemplate.tailPath, IndexTemplate.keptFoldPath, IndexTemplate.catalogPath, IndexTemplate.recentPath]
+    for (path, part) in zip(paths, parts + [[], [], [], []]) {
         unlink(path)
         if !part.isEmpty { Scratch.write(part, to: path) }
     }

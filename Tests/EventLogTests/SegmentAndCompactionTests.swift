@@ -285,18 +285,26 @@ struct StreamIndexTests {
         let options = EventLog.Options(indexMergeThreshold: 4)
         let logs = [try library.create(options), try library.open(options)]
 
-        // When they write in turn, three commits each time: enough for either one's persist to merge
-        for turn in 0..<10 {
+        // When they write in turn, three commits each time: enough for either one's persist to merge,
+        // into the run or, once it is long enough, into the recent run
+        var recentRuns = 0
+        for turn in 0..<60 {
             try logs[turn % 2].write { writer in
                 for i in 0..<3 { try writer.append(Given.commit(Given.event(StreamID(rawValue: "s\(i)")!))) }
             }
+            if FileManager.default.fileExists(atPath: library.path + "/index/streams.recent") { recentRuns += 1 }
         }
 
         // Then the files cover the whole log, and answer as the log does
-        #expect(StreamIndex.claimedCoverage(in: library.path + "/index") == 30)
+        #expect(recentRuns > 10)
+        #expect(StreamIndex.claimedCoverage(in: library.path + "/index") == 180)
         let reopened = try library.open(options)
         for i in 0..<3 {
-            #expect(try reopened.events(in: StreamID(rawValue: "s\(i)")!).map(\.streamVersion) == Array(1...10))
+            #expect(try reopened.events(in: StreamID(rawValue: "s\(i)")!).map(\.streamVersion) == Array(1...60))
+        }
+        for log in logs {
+            let version = try log.write { writer in try writer.version(of: "s0") }
+            #expect(version == 60)
         }
     }
 

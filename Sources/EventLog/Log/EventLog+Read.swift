@@ -269,7 +269,7 @@ extension EventLog {
     /// derived data; an entry of any index file found damaged while merging makes the writer rebuild it.
     func persistIndex() {
         do {
-            try index.persist(generations: generations)
+            try index.persist(generations: generations, openSegmentStart: segments.last?.header.firstPosition.rawValue)
         } catch .damagedLog(let file, _, _) where StreamIndex.isIndexFile(file) {
             try? rebuildIndex()
         } catch {}

@@ -165,10 +165,19 @@ final class StreamIndex {
     private var runMergeDue: Bool { (recent?.entryCount ?? 0) + tailCount >= max(mergeThreshold, (run?.entryCount ?? 0) / 8) }
 
     /// Writes new entries to disk (writer only). Failure here never fails a commit: the index is rebuilt.
-    func persist(generations: [UInt32: UInt32]) throws(EventLogError) {
+    ///
+    /// `openSegmentStart` is the first position of the segment being written. A merge into the run
+    /// stops before it when it can: the entries of that segment, which compaction moves once the segment
+    /// is sealed, then stay in the smaller files, and moving them does not write the run again.
+    func persist(generations: [UInt32: UInt32], openSegmentStart: UInt64? = nil) throws(EventLogError) {
         if isBroken { throw .damagedLog(segment: Self.tailFileName, offset: 0, reason: "the index does not continue the log") }
         if tailCount >= mergeThreshold {
-            try merge(into: runMergeDue ? .run : .recent, generations: generations)
+            if runMergeDue {
+                let end = openSegmentStart.map { $0 - 1 }.flatMap { $0 > run?.covered ?? 0 && $0 < covered ? $0 : nil }
+                try merge(into: .run, generations: generations, through: end)
+            } else {
+                try merge(into: .recent, generations: generations)
+            }
             return
         }
         guard persistedCount < added.count || tailFileBase == nil else { return }
@@ -224,7 +233,9 @@ final class StreamIndex {
     }
 
     /// Folds the tail, through position `end` (nil: all of it), into a new sorted file (`level`); what
-    /// follows stays in a new tail. `relocation` moves one compacted segment's entries on the way.
+    /// follows stays in a new tail. `relocation` moves one compacted segment's entries on the way. A
+    /// merge into the run may stop inside the recent run: the recent run's entries after `end` then go
+    /// into the new tail, and the recent run is removed all the same.
     func merge(
         into level: Level = .run, generations: [UInt32: UInt32], relocating relocation: Relocation? = nil, through end: UInt64? = nil
     ) throws(EventLogError) {
@@ -232,12 +243,19 @@ final class StreamIndex {
         if let relocation {
             for i in tail.indices { tail[i] = try relocation.apply(tail[i]) }
         }
-        let covered = max(end ?? self.covered, sortedCovered)
-        let kept = Array(tail.drop { $0.position <= covered })
+        let covered = max(end ?? self.covered, level == .run ? run?.covered ?? 0 : sortedCovered)
+        var kept = Array(tail.drop { $0.position <= covered })
         tail.removeLast(kept.count)
-        var merged = try Self.merge(recent, Self.recentName, with: tail.sorted(by: IndexEntry.streamOrder), relocating: relocation)
-        var sparse = (recent?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 }
-        var last = tail.last ?? recent?.lastEntry
+        var later = try Self.merge(recent, Self.recentName, with: [], relocating: relocation)
+        var last = tail.last
+        if covered < sortedCovered {
+            kept = later.filter { $0.position > covered }.sorted { $0.position < $1.position } + kept
+            later.removeAll { $0.position > covered }
+            last = later.first { $0.position == covered }
+        }
+        var merged = Self.merge(later, with: tail.sorted(by: IndexEntry.streamOrder))
+        var sparse = (recent?.sparsePoints ?? []).filter { $0.position <= covered }.map { relocation?.apply($0) ?? $0 }
+        last = last ?? recent.flatMap { $0.covered <= covered ? $0.lastEntry : nil }
         if level == .run {
             merged = try Self.merge(run, Self.sortedName, with: merged, relocating: relocation)
             sparse = (run?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 } + sparse
@@ -283,6 +301,24 @@ final class StreamIndex {
         mapped = nil
         added = entries
         persistedCount = entries.count
+    }
+
+    /// Two lists of entries in stream order, merged into one.
+    private static func merge(_ a: [IndexEntry], with b: [IndexEntry]) -> [IndexEntry] {
+        guard !a.isEmpty, !b.isEmpty else { return a.isEmpty ? b : a }
+        var merged: [IndexEntry] = []
+        merged.reserveCapacity(a.count + b.count)
+        var i = 0, j = 0
+        while i < a.count, j < b.count {
+            if IndexEntry.streamOrder(b[j], a[i]) {
+                merged.append(b[j])
+                j += 1
+            } else {
+                merged.append(a[i])
+                i += 1
+            }
+        }
+        return merged + a[i...] + b[j...]
     }
 
     /// The entries of `run` (whose file is `name`, for errors), relocated, merged with `added`, which are

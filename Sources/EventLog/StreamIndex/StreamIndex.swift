@@ -81,7 +81,9 @@ final class StreamIndex {
     func load(generations: [UInt32: UInt32]) {
         let found = LoadedFiles(
             sorted: FileIdentity(path: sortedPath), recent: FileIdentity(path: recentPath), tail: FileIdentity(path: tailPath))
-        if found == loadedFiles, added.isEmpty, !isBroken, [run, recent].allSatisfy({ $0.map { Self.run($0, matches: generations) } ?? true }) {
+        if found == loadedFiles, added.isEmpty, !isBroken,
+            [run, recent].allSatisfy({ $0.map { Self.run($0, matches: generations) } ?? true })
+        {
             return
         }
         reset()
@@ -173,7 +175,9 @@ final class StreamIndex {
         if isBroken { throw .damagedLog(segment: Self.tailFileName, offset: 0, reason: "the index does not continue the log") }
         if tailCount >= mergeThreshold {
             if runMergeDue {
-                let end = openSegmentStart.map { $0 - 1 }.flatMap { $0 > run?.covered ?? 0 && $0 < covered ? $0 : nil }
+                // Stopping before the open segment, when that still takes something into the run and leaves something.
+                var end: UInt64?
+                if let start = openSegmentStart, start > (run?.covered ?? 0) + 1, start <= covered { end = start - 1 }
                 try merge(into: .run, generations: generations, through: end)
             } else {
                 try merge(into: .recent, generations: generations)
@@ -246,18 +250,26 @@ final class StreamIndex {
         let covered = max(end ?? self.covered, level == .run ? run?.covered ?? 0 : sortedCovered)
         var kept = Array(tail.drop { $0.position <= covered })
         tail.removeLast(kept.count)
-        var later = try Self.merge(recent, Self.recentName, with: [], relocating: relocation)
+        var later: [IndexEntry] = []
+        if let recent {
+            later.reserveCapacity(recent.entryCount)
+            for i in 0..<recent.entryCount { later.append(try Self.entry(i, of: recent, Self.recentName, relocating: relocation)) }
+        }
         var last = tail.last
         if covered < sortedCovered {
             kept = later.filter { $0.position > covered }.sorted { $0.position < $1.position } + kept
             later.removeAll { $0.position > covered }
             last = later.first { $0.position == covered }
         }
-        var merged = Self.merge(later, with: tail.sorted(by: IndexEntry.streamOrder))
+        var merged = try Self.merge(later.count, { later[$0] }, with: tail.sorted(by: IndexEntry.streamOrder))
         var sparse = (recent?.sparsePoints ?? []).filter { $0.position <= covered }.map { relocation?.apply($0) ?? $0 }
         last = last ?? recent.flatMap { $0.covered <= covered ? $0.lastEntry : nil }
         if level == .run {
-            merged = try Self.merge(run, Self.sortedName, with: merged, relocating: relocation)
+            if let run {
+                merged = try Self.merge(run.entryCount, { i throws(EventLogError) in
+                    try Self.entry(i, of: run, Self.sortedName, relocating: relocation)
+                }, with: merged)
+            }
             sparse = (run?.sparsePoints ?? []).map { relocation?.apply($0) ?? $0 } + sparse
             last = last ?? run?.lastEntry
         }
@@ -269,7 +281,8 @@ final class StreamIndex {
             .map { ($0.key, $0.value) }
         loadedFiles = nil
         let name = level == .run ? Self.sortedName : Self.recentName
-        try SortedRun.write(entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: name)
+        try SortedRun.write(
+            entries: merged, sparse: sparse, covered: covered, lastEntry: last, segments: segments, in: folder(), name: name)
         if level == .run {
             // Left in place, it would no longer continue the run, and be ignored; removed, it is not read.
             try folder().remove(Self.recentName)
@@ -303,38 +316,25 @@ final class StreamIndex {
         persistedCount = entries.count
     }
 
-    /// Two lists of entries in stream order, merged into one.
-    private static func merge(_ a: [IndexEntry], with b: [IndexEntry]) -> [IndexEntry] {
-        guard !a.isEmpty, !b.isEmpty else { return a.isEmpty ? b : a }
-        var merged: [IndexEntry] = []
-        merged.reserveCapacity(a.count + b.count)
-        var i = 0, j = 0
-        while i < a.count, j < b.count {
-            if IndexEntry.streamOrder(b[j], a[i]) {
-                merged.append(b[j])
-                j += 1
-            } else {
-                merged.append(a[i])
-                i += 1
-            }
+    /// Entry `index` of `run` (whose file is `name`, for errors), moved by `relocation`.
+    private static func entry(
+        _ index: Int, of run: SortedRun, _ name: String, relocating relocation: Relocation?
+    ) throws(EventLogError) -> IndexEntry {
+        guard let entry = run.entry(at: index) else {
+            throw .damagedLog(segment: "index/" + name, offset: UInt64(index), reason: "index entry \(index) fails its check")
         }
-        return merged + a[i...] + b[j...]
+        return try relocation?.apply(entry) ?? entry
     }
 
-    /// The entries of `run` (whose file is `name`, for errors), relocated, merged with `added`, which are
-    /// in stream order: all of them, in stream order.
+    /// The `count` entries `first` gives, in stream order, merged with `added`, in stream order too.
     private static func merge(
-        _ run: SortedRun?, _ name: String, with added: [IndexEntry], relocating relocation: Relocation?
+        _ count: Int, _ first: (Int) throws(EventLogError) -> IndexEntry, with added: [IndexEntry]
     ) throws(EventLogError) -> [IndexEntry] {
-        guard let run else { return added }
         var merged: [IndexEntry] = []
-        merged.reserveCapacity(run.entryCount + added.count)
+        merged.reserveCapacity(count + added.count)
         var j = 0
-        for i in 0..<run.entryCount {
-            guard var entry = run.entry(at: i) else {
-                throw .damagedLog(segment: "index/" + name, offset: UInt64(i), reason: "index entry \(i) fails its check")
-            }
-            if let relocation { entry = try relocation.apply(entry) }
+        for i in 0..<count {
+            let entry = try first(i)
             while j < added.count, IndexEntry.streamOrder(added[j], entry) {
                 merged.append(added[j])
                 j += 1

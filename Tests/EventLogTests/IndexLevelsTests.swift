@@ -55,6 +55,7 @@ struct IndexLevelsTests {
                 recentRuns.insert(recent.covered)
             }
             #expect((files.recent?.covered ?? run) + UInt64(files.tailEntries) == UInt64(i + 1), "after commit \(i + 1)")
+            #expect(StreamIndex.claimedCoverage(in: library.path + "/index") == UInt64(i + 1), "after commit \(i + 1)")
             runs.insert(run)
         }
         // and both runs were written many times over, the recent one between the run's merges

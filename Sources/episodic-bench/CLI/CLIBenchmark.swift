@@ -160,9 +160,14 @@ struct CLITarget {
 
     /// The same episode in a fresh copy of this library's folder at `path`, whatever was there before
     /// removed: timed commands change the copy, never the generated library.
+    ///
+    /// The copy is written to the disk before it is used: its pages would otherwise still be dirty
+    /// while the commands are timed, and a command whose fsync or checkpoint met them would wait for
+    /// them (the large library's retitle p99 15.2 ms unsynced, 11.0 ms synced; p50 unchanged).
     func workingCopy(at path: String) throws -> CLITarget {
         try? FileManager.default.removeItem(atPath: path)
         try FileManager.default.copyItem(atPath: self.path, toPath: path)
+        sync()
         return copy(at: path)
     }
 

@@ -139,12 +139,17 @@ extension ReadModel {
     }
 
     /// How large a projector's WAL grows (bytes) before the writer that grew it folds it into the file
-    /// and empties it: 1 MiB, 256 pages. Connections do not checkpoint when they close (see
+    /// and empties it: 512 KiB, 128 pages. Connections do not checkpoint when they close (see
     /// ``openLive(_:projectors:readOnly:immutable:scanning:)``), and SQLite's own checkpoints cannot
     /// bound a WAL written by one process after another: each process's first connection reads the WAL
     /// whole to index it, and an index made that way forgets what was checkpointed, so the WAL would
     /// never start over, and every process would read all of it.
-    static let walLimit = 1 << 20
+    ///
+    /// The limit weighs that reading (a checksum of every byte: up to half the work of the thread that
+    /// opens the read models, at 1 MiB) against the folds (each syncs the WAL and the file). A retitle on
+    /// the benchmark's 1,000,000-event library, spawn to exit, p50 in one loop of 600 rounds: 7.95 ms at
+    /// 1 MiB; 7.80, 7.76, 7.77, 7.85 and 8.13 ms at 768, 512, 384, 256 and 128 KiB.
+    static let walLimit = 1 << 19
 
     /// Folds into its file, and empties, each projector's WAL larger than ``walLimit``. Without waiting:
     /// a WAL that another process is reading stays for the next writer. Its failures are left there too.

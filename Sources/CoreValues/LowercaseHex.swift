@@ -1,6 +1,6 @@
 extension Sequence<UInt8> {
     /// Two lowercase hex digits a byte, the way every sha256 in Episodic is written (see ``BlobRef``).
-    package var lowercaseHex: String {
+    @inlinable package var lowercaseHex: String {
         let digits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
         text.reserveCapacity(underestimatedCount * 2)

@@ -179,7 +179,7 @@ extension ChainTests {
         #expect {
             try Given.appended(1, to: "t", in: try library.open())
         } throws: { error in
-            guard case EventLogError.damagedLog(_, _, let reason)? = error as? EventLogError else { return false }
+            guard case EventLogError.brokenChain(_, let reason)? = error as? EventLogError else { return false }
             return reason.contains("leaves its prev out")
         }
     }

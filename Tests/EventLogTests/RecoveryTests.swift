@@ -17,7 +17,7 @@ struct RecoveryTests {
         if acknowledged {
             try log.write { writer in try writer.append(Self.step(5)) }
         } else {
-            try library.keepingIndexAsItIs { _ = try log.write { writer in try writer.append(Self.step(5)) } }
+            try library.keepingAcknowledgementsAsTheyAre { _ = try log.write { writer in try writer.append(Self.step(5)) } }
         }
         return (library, try log.allPayloads())
     }
@@ -135,26 +135,32 @@ struct RecoveryTests {
         #expect(recovered.first?.offset == frames.last!)
     }
 
-    @Test("a damaged acknowledged tail is set aside only when the user gives it up, and the log goes on")
-    func discardDamagedTail() throws {
+    @Test("a damaged acknowledged tail is set aside only when the user accepts its loss, which the log records, and the log goes on")
+    func acceptLossOfDamagedTail() throws {
         let (library, payloads) = try libraryWithFiveCommits(fifthAcknowledged: true)
         let (frames, _) = try library.frameOffsets()
         try library.flipBit(in: library.segmentPath(1), at: frames.last! + 24)
         let damaged = try library.read(library.segmentPath(1))
 
-        let reports = try library.open().discardDamagedTail()
+        let accepted = try #require(try library.open().acceptLoss(acknowledgedThrough: nil) { loss in
+            Given.commit(Given.event("log", "LossAccepted", #"{"through":\#(loss.lost!.upperBound)}"#))
+        })
 
-        let report = try #require(reports.first)
+        let report = try #require(accepted.loss.setAside.first)
         #expect(report.offset == frames.last!)
         #expect(report.discardedAcknowledged == "the stream index shows that position 10 was acknowledged")
         #expect(report.description.hasPrefix("discarded"))
         #expect(try library.read(library.path + "/" + report.quarantined) == Array(damaged[Int(frames.last!)...]))
+        #expect(accepted.loss.lost == LogPosition(9)...LogPosition(10))
+        #expect(accepted.loss.witness == "the library's head record (HEAD)")
+        // The acceptance is the log's next commit, and the head record now names it.
+        #expect(accepted.appended.positions == LogPosition(9)...LogPosition(9))
         let log = try library.open()
-        #expect(try log.allPayloads() == Array(payloads.prefix(8)))
-        // The index no longer claims what the log lost: the next commit is written, at position 9.
+        #expect(try log.allPayloads() == Array(payloads.prefix(8)) + [#"{"through":10}"#])
         let next = try log.write { try $0.append(Self.step(6)) }
-        #expect(next.positions.lowerBound == LogPosition(9))
-        #expect(try library.open().discardDamagedTail().isEmpty)
+        #expect(next.positions.lowerBound == LogPosition(10))
+        let again = try library.open().acceptLoss(acknowledgedThrough: nil) { _ in Issue.record("nothing was lost"); return Self.step(7) }
+        #expect(again.map(\.loss) == nil)
         #expect(try library.open().verify().isClean)
     }
 
@@ -165,7 +171,7 @@ struct RecoveryTests {
         try Given.appended(1, to: "s", in: log)
         // A commit of about 300 KiB: the frame has several blocks, so a tear near its end leaves whole blocks.
         let big = (1...40).map { i in Given.event("big", "Chunk", #"{"i":\#(i),"text":"\#(String(repeating: "abcdefghij", count: 800))"}"#) }
-        try library.keepingIndexAsItIs {
+        try library.keepingAcknowledgementsAsTheyAre {
             _ = try log.write { try $0.append(Commit(events: big, commandID: CommandID(UUID()), actor: "ana", timestamp: Given.epoch)) }
         }
         let (frames, end) = try library.frameOffsets()
@@ -294,14 +300,18 @@ extension EventLogError {
 }
 
 extension TemporaryLibrary {
-    /// Runs `body`, then puts the stream index back as it was before: what a crash between an append
-    /// and the index update leaves behind, since the writer indexes a commit only once it is on disk.
-    func keepingIndexAsItIs(_ body: () throws -> Void) throws {
+    /// Runs `body`, then puts the stream index and the head record back as they were before: what a
+    /// crash between an append and its sync leaves behind, since the writer indexes and records a commit
+    /// only once it is on disk.
+    func keepingAcknowledgementsAsTheyAre(_ body: () throws -> Void) throws {
         let index = path + "/index", saved = folder + "/index-saved"
         try? FileManager.default.removeItem(atPath: saved)
         try FileManager.default.copyItem(atPath: index, toPath: saved)
+        let head = path + "/HEAD"
+        let record = FileManager.default.contents(atPath: head)
         try body()
         try FileManager.default.removeItem(atPath: index)
         try FileManager.default.moveItem(atPath: saved, toPath: index)
+        if let record { try Data(record).write(to: URL(fileURLWithPath: head)) } else { try? FileManager.default.removeItem(atPath: head) }
     }
 }

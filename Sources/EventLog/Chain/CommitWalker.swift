@@ -43,6 +43,13 @@ struct CommitWalker {
         exact = startsACommit
     }
 
+    /// A walk whose first line starts the commit after one whose hash is `before`: a `prev` that line
+    /// leaves out (in a compacted frame) is `before`.
+    init(after before: CommitHash) {
+        exact = true
+        previousHash = before
+    }
+
     /// Feeds the next line (without its newline). Returns the commit it ends, with its hash (nil when the
     /// walk cannot know it), when the line starts a new one.
     mutating func add(_ envelope: EventEnvelope) -> (commit: Commit, hash: CommitHash?)? {
@@ -82,6 +89,9 @@ struct CommitWalker {
         hasher.update(data: [0x0A])
         return ended
     }
+
+    /// Whether the walk will know the current commit's hash once it ends.
+    var knowsCurrentHash: Bool { current != nil && exact }
 
     /// Ends the walk: the last commit and its hash (nil when the walk cannot know it).
     mutating func finish() -> (commit: Commit, hash: CommitHash?)? {

@@ -25,8 +25,7 @@ extension EventLog {
         chainTip = ChainTip(head: head, segmentCount: segments.count, lastSegmentSize: segments.last?.size ?? 0, hash: hash)
     }
 
-    /// Reads back from the head, over a window that grows until it holds the last commit's first line,
-    /// and, when compaction left that commit's `prev` out, back to a commit that stores one.
+    /// The hash of the log's last commit, read back from the head (see ``chainCheck(after:)``).
     private func hashOfLastCommit() throws -> CommitHash {
         guard head != .none else {
             if let id = layout.readID() { return .genesis(of: id) }
@@ -34,17 +33,41 @@ extension EventLog {
             try layout.writeID(id)
             return .genesis(of: id)
         }
+        guard let hash = try chainCheck(after: head).hashOfCurrentCommit else {
+            throw EventLogError.damagedLog(
+                segment: segments.last?.name ?? "(none)", offset: 0,
+                reason: "the last commit leaves its prev out, and no commit before it names one (`episodic log verify` says where)")
+        }
+        return hash
+    }
+
+    /// The hash of the commit that ends at `position` (of the part of a commit through it, when it does
+    /// not end there): known without a read where this instance appended it or hashed it last; nil when
+    /// the log cannot tell it.
+    func commitHash(endingAt position: LogPosition) throws -> CommitHash? {
+        if position == head { return try previousForNextCommit() }
+        if let appended = appendedCommitEnds[position] { return appended }
+        return try chainCheck(after: position).hashOfCurrentCommit
+    }
+
+    /// A chain check that has read the log through `position`, for a read of what follows: the commit
+    /// `position` ends (or is inside) is hashed, so that the next commit's `prev` can be checked.
+    ///
+    /// Reads back over a window that grows until it begins at a commit that stores its `prev` (compaction
+    /// leaves it out of every commit of a frame but the first), checking the chain within it; from
+    /// position 1 when the window reaches it. Free when `position` is the head this instance last hashed.
+    public func chainCheck(after position: LogPosition) throws -> ChainCheck {
+        guard position != .none else { return ChainCheck(atStartOf: layout.readID()) }
+        if let tip = chainTip, tip.head == position, tip.segmentCount == segments.count, tip.lastSegmentSize == segments.last?.size {
+            return ChainCheck(after: tip.hash)
+        }
+        if let appended = appendedCommitEnds[position] { return ChainCheck(after: appended) }
         var span: UInt64 = 16
         while true {
-            let first = head.rawValue > span ? head.rawValue - span + 1 : 1
-            var walker = CommitWalker(startsACommit: first == 1)
-            try read(from: LogPosition(first)) { envelope in _ = walker.add(envelope) }
-            if let hash = walker.finish()?.hash { return hash }
-            guard first > 1 else {
-                throw EventLogError.damagedLog(
-                    segment: segments.last?.name ?? "(none)", offset: 0,
-                    reason: "the last commit leaves its prev out, and no commit before it names one (`episodic log verify` says where)")
-            }
+            let first = position.rawValue > span ? position.rawValue - span + 1 : 1
+            var check = first == 1 ? ChainCheck(atStartOf: layout.readID()) : ChainCheck()
+            try read(from: LogPosition(first), through: position) { try check.add($0) }
+            if first == 1 || check.knowsCurrentCommit { return check }
             span *= 16
         }
     }

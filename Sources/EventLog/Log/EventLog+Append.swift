@@ -78,8 +78,16 @@ extension EventLog {
                 streamHash: streamHash(event.stream), position: first.rawValue + UInt64(i),
                 segment: segment.number, frameOffset: UInt32(offset), lineOffset: lineOffsets[i]))
         }
-        rememberChainTip(lineBuffer.withUnsafeBytes(CommitHash.of))
-        if durably { persistIndex() }
+        let hash = lineBuffer.withUnsafeBytes(CommitHash.of)
+        rememberChainTip(hash)
+        if chained {
+            appendedCommitEnds[first.rawValue > 1 ? LogPosition(first.rawValue - 1) : .none] = previous
+            appendedCommitEnds[position] = hash
+        }
+        if durably {
+            persistIndex()
+            recordHead()
+        }
         for (stream, version) in versions { knownVersions[stream] = version }
         let written = Set(commit.events.map(\.stream))
         return AppendResult(positions: first...position, streamVersions: versions.filter { written.contains($0.key) })

@@ -64,6 +64,22 @@ extension EventLog {
         }
     }
 
+    /// Like ``readHeads(from:through:_:)``, feeding every line to `chain` as well: a replay reads
+    /// stretches of the log on several cores, each through a stretch of the chain of its own, which it
+    /// then joins in log order (``ChainCheck/join(_:)``). A commit that does not name the hash of the one
+    /// before it within the stretch throws ``EventLogError/brokenChain(position:reason:)``.
+    public func readHeads(
+        from start: LogPosition, through end: LogPosition?, chain: inout ChainStretch, _ body: (EventHead) throws -> Void
+    ) throws {
+        try scan(from: start, through: end, checkingChecksums: true, asAppended: false) { line throws(EnvelopeParser.Failure) in
+            let envelope = try EnvelopeParser.parse(line)
+            return (envelope.position, envelope)
+        } deliver: { envelope in
+            try chain.add(envelope)
+            try body(EventHead(envelope))
+        }
+    }
+
     /// Walks the lines from `start` through `end`, holding their positions to an unbroken sequence:
     /// `parse` reads a line's position and what to hand over (nil: nothing), `deliver` takes it.
     /// `asAppended` hands `parse` each line with the `prev` compaction left out put back.

@@ -1,6 +1,6 @@
 extension EventLog {
-    /// Makes what ``append(_:durably:chained:)`` wrote without syncing durable, and saves the index
-    /// (whose entries must never claim a commit that is not on disk).
+    /// Makes what ``append(_:durably:chained:)`` wrote without syncing durable, and saves the index and
+    /// the head record (which must never claim a commit that is not on disk).
     ///
     /// When the sync fails, the frames written since the last one are taken back, as a failed
     /// single commit is: none of them was acknowledged, and the kernel may have dropped any of them.
@@ -35,6 +35,7 @@ extension EventLog {
         }
         unsyncedFrom = nil
         persistIndex()
+        recordHead()
     }
 
     /// Cuts the last segment back to `unsynced` and reads the log's end again from the files, so that

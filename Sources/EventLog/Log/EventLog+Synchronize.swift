@@ -12,7 +12,12 @@ extension EventLog {
     /// byte offset.
     func synchronize(repair: Bool, trustingIndex: Bool = true) throws(EventLogError) -> [RecoveryReport] {
         let headBefore = head
-        defer { if head != headBefore || !trustingIndex { knownVersions = [:] } }
+        defer {
+            if head != headBefore || !trustingIndex {
+                knownVersions = [:]
+                appendedCommitEnds = [:]
+            }
+        }
         readFiles = [:]
         unreadableTail = nil
         maintenance.decodedFrame = nil
@@ -166,13 +171,15 @@ extension EventLog {
     }
 
     /// Checks that nothing shows the bad bytes at `offset` were acknowledged: neither the stream index
-    /// as found on disk nor the writer's witness (a read model's checkpoint) has seen a position past the
-    /// head. If something does, they are damage: this throws, unless the user asked to discard them
-    /// (``EventLog/discardDamagedTail()``), and then it returns what proved it, for the report.
+    /// as found on disk, the head record, nor the writer's witness (a read model's checkpoint) has seen
+    /// a position past the head. If something does, they are damage: this throws, unless the user asked to discard them
+    /// (``EventLog/acceptLoss(acknowledgedThrough:recording:)``), and then it returns what proved it, for the report.
     private func checkUnacknowledged(segment: String, offset: UInt64, reason: String, indexClaim: LogPosition) throws(EventLogError) -> String? {
         let proof: (position: LogPosition, source: String)?
         if indexClaim > head {
             proof = (indexClaim, "the stream index shows")
+        } else if let record = HeadRecord.load(libraryAt: path).record, record.position > head {
+            proof = (record.position, "the library's head record (HEAD) shows")
         } else if case .refuse(let witness) = acknowledgedTail, let seen = witness?(), seen > head {
             proof = (seen, "the read models show")
         } else {
@@ -223,7 +230,8 @@ extension EventLog {
     /// Every segment's file stays open in ``listed`` (up to ``ListedSegment/heldLimit`` of them), so that
     /// the next listing, the writer's under the lock just after the one made at open, reads only the
     /// folder and each file's size. A compacted segment that the ``SegmentCatalog`` describes as it is
-    /// is not opened at all; `catalog` is the one this listing found true, for the writer to keep.
+    /// is not opened at all; `catalog` is what of the kept one this listing found still true, for the
+    /// writer to check the rest against and keep.
     private func listSegments() throws(EventLogError) -> (
         segments: [Segment], pinned: [UInt32: File], tornLastSegment: (number: UInt32, name: String, size: UInt64)?,
         catalog: SegmentCatalog
@@ -244,7 +252,6 @@ extension EventLog {
         let kept = catalog ?? SegmentCatalog.load(from: layout.indexDirectory)
         catalog = kept
         var foundCatalog = SegmentCatalog()
-        let now = SegmentCatalog.now()
         for (i, number) in numbers.enumerated() {
             guard number == UInt32(i + 1) else { throw .missingSegment(name: Segment.name(of: UInt32(i + 1))) }
             let path = layout.segmentPath(number)
@@ -254,10 +261,11 @@ extension EventLog {
                 found.append(Segment(header: same.header, path: path, size: UInt64(identity.size)))
                 listed[number] = same
                 if same.header.generation == 0 { pinned[number] = same.file }
-                if SegmentCatalog.admits(same.header, isLast: isLast, identity: identity, now: now) { foundCatalog.entries[number] = .init(header: same.header, identity: identity) }
+                if !isLast, let entry = kept.entries[number], entry.identity == identity { foundCatalog.entries[number] = entry }
                 continue
             }
-            if !isLast, let entry = kept.entry(for: number, at: path) {
+            let keptEntry = isLast ? nil : kept.entry(for: number, at: path)
+            if let entry = keptEntry, entry.header.generation > 0 {
                 found.append(Segment(header: entry.header, path: path, size: UInt64(entry.identity.size)))
                 foundCatalog.entries[number] = entry
                 continue
@@ -287,7 +295,7 @@ extension EventLog {
             found.append(Segment(header: header, path: path, size: size))
             if holding { listed[number] = ListedSegment(header: header, file: file, inode: inode) }
             if header.generation == 0 { pinned[number] = file }
-            if SegmentCatalog.admits(header, isLast: isLast, identity: identity, now: now) { foundCatalog.entries[number] = .init(header: header, identity: identity) }
+            if let entry = keptEntry, entry.identity == identity, entry.header == header { foundCatalog.entries[number] = entry }
         }
         return (found, pinned, torn, foundCatalog)
     }

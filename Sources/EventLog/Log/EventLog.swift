@@ -77,6 +77,12 @@ public final class EventLog {
     var knownVersions: [StreamID: Int] = [:]
     /// The hash of the last commit, so that a writer reads it back once, not per commit.
     var chainTip: ChainTip?
+    /// The hashes of the commits this instance appended, and of the commit each followed, by the position
+    /// each ends at: a projection that reads what was just appended checks its chain from there without
+    /// reading back. Cleared whenever the log changes under this instance.
+    var appendedCommitEnds: [LogPosition: CommitHash] = [:]
+    /// The head this instance last wrote into `HEAD` (see ``recordHead()``).
+    var recordedHead: LogPosition?
     /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
     /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
     public internal(set) var unreadableTail: UnreadableTail?
@@ -90,19 +96,23 @@ public final class EventLog {
         /// It is damage: every write refuses. `witness` is the writer's own evidence from outside the log
         /// (see ``EventLog/write(acknowledgedThrough:_:)``).
         case refuse(witness: (() -> LogPosition)?)
-        /// The user chose to give it up (``EventLog/discardDamagedTail()``): it is set aside like a torn tail.
+        /// The user chose to give it up (``EventLog/acceptLoss(acknowledgedThrough:recording:)``): it is
+        /// set aside like a torn tail.
         case discard
     }
 
     /// The hold of the writer lock this instance has under way (``write(acknowledgedThrough:_:)``,
-    /// ``withWriterLock(_:)``, ``discardDamagedTail()``): a number no other hold in this process has had;
+    /// ``withWriterLock(_:)``, ``acceptLoss(acknowledgedThrough:recording:)``): a number no other hold in this process has had;
     /// nil while it holds none. Only the holder of the lock changes the library, so what was read or
     /// written under a hold stays true until the hold ends.
     public private(set) var writerLockHold: Int?
     private static let writerLockHolds = Atomic<Int>(0)
 
+    /// Ends the hold ``holdWriterLock(recordingPid:)`` began; the caller then lets `lock` go.
+    func endWriterLockHold() { writerLockHold = nil }
+
     /// Takes the writer lock for one hold (see ``writerLockHold``), released when the lock is.
-    private func holdWriterLock(recordingPid: Bool = true) throws(EventLogError) -> WriterLock {
+    func holdWriterLock(recordingPid: Bool = true) throws(EventLogError) -> WriterLock {
         let lock = try WriterLock.acquire(path: layout.lockFile, library: path, timeout: options.lockTimeout, recordingPid: recordingPid)
         writerLockHold = Self.writerLockHolds.add(1, ordering: .relaxed).newValue
         return lock
@@ -163,10 +173,16 @@ public final class EventLog {
     ///
     /// Takes the writer lock (waiting up to ``Options/lockTimeout``), catches up with the log, and sets
     /// aside a torn tail left by a crash into `quarantine/`; ``LogWriter/recovered`` says what. Bytes that
-    /// something shows were acknowledged are never cut: the stream index, or `acknowledgedThrough`, the
-    /// highest position that state kept outside the log (a read model's checkpoint) has seen, asked only
-    /// when the log ends in a bad frame. Then writing is refused with
-    /// ``EventLogError/damagedLog(segment:offset:reason:)``. The lock is held until `body` returns.
+    /// something shows were acknowledged are never cut: the stream index, the head record (`HEAD`), or
+    /// `acknowledgedThrough`, the highest position that state kept outside the log (a read model's
+    /// checkpoint) has seen. Then writing is refused with
+    /// ``EventLogError/damagedAcknowledgedCommit(segment:offset:reason:)``.
+    ///
+    /// Writing is refused too when the log ends cleanly but before a position the head record or
+    /// `acknowledgedThrough` shows (``EventLogError/lostCommits(lost:witness:)``), when the commit the
+    /// head record names hashes otherwise (``EventLogError/alteredCommit(position:witness:found:recorded:)``),
+    /// and when the hash chain breaks in a segment no writer has checked as it now is
+    /// (``EventLogError/brokenChain(position:reason:)``). The lock is held until `body` returns.
     @discardableResult
     public func write<Result>(
         acknowledgedThrough witness: (() -> LogPosition)? = nil, _ body: (LogWriter) throws -> Result
@@ -185,6 +201,11 @@ public final class EventLog {
             withExtendedLifetime(lock) {}
         }
         let recovered = try synchronize(repair: true)
+        // Nothing is appended to a log that lacks or changed what was acknowledged.
+        let record = HeadRecord.load(libraryAt: path).record
+        // The read models, the other witness, are checked by their own catch-up (see `ReadModel`).
+        try checkAcknowledged(record, witness: nil)
+        try checkChangedSegments(vouchedBy: record)
         try removeCompactionLeftovers()
         removeAbandonedFiles()
         persistIndex()
@@ -200,29 +221,6 @@ public final class EventLog {
         try syncAppended()
         compactSealedSegments()
         return result
-    }
-
-    /// Sets aside bad bytes at the end of the log even when something shows they were an acknowledged
-    /// commit, which ``write(acknowledgedThrough:_:)`` refuses to do: for a user who has no backup to
-    /// restore and chooses to give that commit up. The bytes are moved into `quarantine/`, not deleted;
-    /// each report's ``RecoveryReport/discardedAcknowledged`` says what showed they had been acknowledged.
-    /// Damage anywhere but at the very end is still an error. Returns what was set aside (nothing when
-    /// the log ends cleanly).
-    public func discardDamagedTail() throws -> [RecoveryReport] {
-        precondition(!isWriting, "EventLog.discardDamagedTail cannot be used inside EventLog.write")
-        let lock = try holdWriterLock()
-        isWriting = true
-        acknowledgedTail = .discard
-        defer {
-            writerLockHold = nil
-            isWriting = false
-            acknowledgedTail = .refuse(witness: nil)
-            withExtendedLifetime(lock) {}
-        }
-        let recovered = try synchronize(repair: true)
-        // The index may hold entries past the new head: start it again from the log.
-        try rebuildIndex()
-        return recovered
     }
 
     /// Runs `body` holding the writer lock, after catching up with the log, without repairing or

@@ -18,7 +18,7 @@ public struct RecoveryReport: Sendable, Equatable, CustomStringConvertible {
     /// The positions the torn commit would have taken, as far as its bytes could still be read.
     /// Empty when the frame was torn before its first block was complete.
     public var unacknowledged: [LogPosition]
-    /// Nil for a torn tail, which nothing acknowledged. Set only by ``EventLog/discardDamagedTail()``,
+    /// Nil for a torn tail, which nothing acknowledged. Set only by ``EventLog/acceptLoss(acknowledgedThrough:recording:)``,
     /// when the user gave up bytes that something showed were an acknowledged commit: what showed it.
     public var discardedAcknowledged: String?
 

@@ -10,6 +10,8 @@ public struct BackupReport: Sendable, Equatable {
     public var blobs: Int
     /// The archive's length.
     public var bytes: UInt64
+    /// What was wrong with the log, for a backup taken of a damaged log on purpose; empty otherwise.
+    public var damage: [String] = []
 
     /// How many events the archive holds (positions have no gaps).
     public var events: UInt64 { head.rawValue }
@@ -31,6 +33,8 @@ struct LogSnapshot {
     var head: LogPosition
     var topLevelFiles: [(name: String, contents: [UInt8])]
     var segments: [SegmentFile]
+    /// What the library's own evidence says is wrong with the log (see ``EventLog/checkAcknowledged(witness:)``).
+    var damage: [String]
 }
 
 extension EventLog {
@@ -39,22 +43,47 @@ extension EventLog {
     /// to. Other processes may write meanwhile: the writer lock is held only to learn the head and open
     /// the files, and the snapshot ends at a commit boundary.
     ///
-    /// Every frame and every blob is checked on the way (a damaged library throws, and gets no backup
-    /// that would fail to restore). The archive is written beside `archive` under a temporary name,
-    /// fsynced, and only then given its name, so that a failed backup leaves nothing under it.
-    /// Throws ``BackupError/archiveExists(path:)`` when `archive` exists, unless `replacing`.
-    public func backup(to archive: String, replacing: Bool = false) throws -> BackupReport {
+    /// Every frame, the hash chain from commit to commit, the head record and every blob are checked on
+    /// the way: a damaged library throws, and gets no backup that would fail to restore, unless
+    /// `acceptingDamage`: then a chain that breaks or a head record the log does not match is archived
+    /// as it is, with a `DAMAGED` entry saying what is wrong (a frame that cannot be read still throws).
+    /// The archive's `HEAD` names the snapshot's last commit, so that a restore refuses a log that ends
+    /// anywhere else. The archive is written beside `archive` under a temporary name, fsynced, and only
+    /// then given its name, so that a failed backup leaves nothing under it. Throws
+    /// ``BackupError/archiveExists(path:)`` when `archive` exists, unless `replacing`.
+    public func backup(to archive: String, replacing: Bool = false, acceptingDamage: Bool = false) throws -> BackupReport {
         try BackupTarget.check(archive, replacing: replacing)
-        return try self.archive(try takeSnapshot(), to: archive, replacing: replacing)
+        return try self.archive(try takeSnapshot(acceptingDamage: acceptingDamage), to: archive, replacing: replacing, acceptingDamage: acceptingDamage)
     }
 
     /// Writes what `snapshot` holds, and the blobs its events refer to, to `archive`. No lock is needed.
     /// Call it on the instance that took the snapshot, without a ``refresh()`` in between: its reads go
     /// through the files the snapshot opened.
-    func archive(_ snapshot: LogSnapshot, to archive: String, replacing: Bool) throws -> BackupReport {
+    func archive(_ snapshot: LogSnapshot, to archive: String, replacing: Bool, acceptingDamage: Bool = false) throws -> BackupReport {
         var referenced = Set<BlobRef>()
+        var damage = snapshot.damage
         // The same open files as the copy below: what is checked here is what is archived.
-        try read(through: snapshot.head) { referenced.formUnion($0.blobs) }
+        var chain: ChainCheck? = ChainCheck(atStartOf: layout.readID())
+        try read(through: snapshot.head) { envelope in
+            referenced.formUnion(envelope.blobs)
+            do {
+                try chain?.add(envelope)
+            } catch where acceptingDamage {
+                damage.append("\(error)")
+                chain = nil
+            }
+        }
+        var topLevelFiles = snapshot.topLevelFiles
+        if snapshot.head != .none, let hash = chain?.hashOfCurrentCommit {
+            let record = HeadRecord(position: snapshot.head, hash: hash)
+            topLevelFiles.insert((HeadRecord.fileName, Array(record.text.utf8)), at: topLevelFiles.firstIndex { $0.name == "FORMAT" } ?? 0)
+        }
+        if !damage.isEmpty {
+            let note = (damage.map { "- " + $0 } + [""]).joined(separator: "\n")
+            topLevelFiles.insert(
+                (LibraryArchive.damagedNoteName, Array(note.utf8.prefix(1 << 16))),
+                at: topLevelFiles.firstIndex { $0.name == "FORMAT" } ?? 0)
+        }
 
         let output = try BackupTarget.Staged(beside: archive)
         do {
@@ -81,33 +110,40 @@ extension EventLog {
                 try writer.add(stamp.file(LibraryArchive.Entry.blob(sha256: sha).name, size: stored.count), contents: stored)
             }
             // The top-level files last, FORMAT last of all (LibraryArchive.topLevelFiles).
-            for (name, contents) in snapshot.topLevelFiles {
+            for (name, contents) in topLevelFiles {
                 try writer.add(stamp.file(name, size: contents.count), contents: contents)
             }
             try writer.finish()
             try output.publish(replacing: replacing)
             return BackupReport(
                 archive: archive, head: snapshot.head, segments: snapshot.segments.count, blobs: bySHA.count,
-                bytes: writer.size)
+                bytes: writer.size, damage: damage)
         } catch {
             output.discard()
             throw error
         }
     }
 
-    /// Takes the writer lock for as long as it takes to learn the head and open the files.
-    func takeSnapshot() throws -> LogSnapshot {
+    /// Takes the writer lock for as long as it takes to learn the head, check it against the head
+    /// record, and open the files.
+    func takeSnapshot(acceptingDamage: Bool = false) throws -> LogSnapshot {
         try withWriterLock {
+            var damage: [String] = []
+            if case .failure(let error) = Result(catching: { () throws(EventLogError) in try checkAcknowledged(witness: nil) }) {
+                guard acceptingDamage, error.isDamage else { throw error }
+                damage.append(error.description)
+            }
             // After catching up under the lock, each segment's size ends at its last whole frame: a torn
             // tail or a frame being written is not counted, and no writer is between two commits.
             let segments = try segments.map { segment throws(EventLogError) in
                 LogSnapshot.SegmentFile(name: segment.name, file: try file(forSegment: segment.number), size: segment.size)
             }
             var topLevel: [(String, [UInt8])] = []
-            for wanted in LibraryArchive.topLevelFiles {
+            // The head record and the damage note are the snapshot's own, written by `archive`.
+            for wanted in LibraryArchive.topLevelFiles where wanted.name != HeadRecord.fileName && wanted.name != LibraryArchive.damagedNoteName {
                 if let contents = try topLevelFile(wanted) { topLevel.append((wanted.name, contents)) }
             }
-            return LogSnapshot(head: head, topLevelFiles: topLevel, segments: segments)
+            return LogSnapshot(head: head, topLevelFiles: topLevel, segments: segments, damage: damage)
         }
     }
 

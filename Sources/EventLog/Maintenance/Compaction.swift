@@ -116,6 +116,8 @@ extension EventLog {
         let frameSettings = LZ4Frame.Settings(level: settings.level, linkedBlocks: true)
         // A segment starts with a commit; the walk knows each commit's prev, stored or left out before.
         var commits = CommitWalker()
+        // Nothing is rewritten around a broken link: compaction would move where the break shows.
+        var chain = ChainCheck()
         /// Whether the commit before begins in `chunk` and carries a prev: only then may the next leave its
         /// prev out, since that prev pins the frame to the commits before it.
         var chainedInChunk = false
@@ -164,6 +166,7 @@ extension EventLog {
                     throw .damagedLog(segment: segment.name, offset: offset, reason: "expected position \(expected)")
                 }
                 expected = expected.next
+                try chain.add(envelope)
                 let started = commits.started
                 _ = commits.add(envelope)
                 let startsCommit = commits.started > started

@@ -8,6 +8,8 @@
 /// blobs/ab/
 /// blobs/ab/cdef…
 /// ID                 then the top-level files: the library's id, when the library has one,
+/// HEAD               the snapshot's head (position and hash), which a restore holds the log to,
+/// DAMAGED            what was wrong, only in a backup taken of a damaged log on purpose (`--damaged`),
 /// FORMAT             and FORMAT last of all: a folder that an interrupted `tar xf` left is not a library
 /// ```
 ///
@@ -26,8 +28,13 @@ enum LibraryArchive {
     /// restore writes them: FORMAT last of all, as at creation.
     static let topLevelFiles = [
         TopLevelFile(name: "ID", maximumBytes: 128, required: false),
+        TopLevelFile(name: HeadRecord.fileName, maximumBytes: HeadRecord.maximumBytes, required: false),
+        TopLevelFile(name: damagedNoteName, maximumBytes: 1 << 16, required: false),
         TopLevelFile(name: "FORMAT", maximumBytes: 64, required: true),
     ]
+
+    /// What a backup of a damaged log says of it, a problem a line.
+    static let damagedNoteName = "DAMAGED"
 
     static func topLevelFile(_ name: String) -> TopLevelFile? { topLevelFiles.first { $0.name == name } }
 

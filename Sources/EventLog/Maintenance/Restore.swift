@@ -22,7 +22,8 @@ extension EventLog {
     /// Every entry is checked before anything is written: only a library's file names, no absolute path,
     /// no `..`, no link or device, sizes within bounds, the archive whole. The files are then written,
     /// fsynced with their folders, into a hidden folder beside `library`; each blob's content is checked
-    /// against its name, the log is verified (``verify()``), and `prepare` is called with that folder's
+    /// against its name, the log is verified (``verify()``: against the archive's head record too, so that
+    /// a log that ends anywhere else than its backup's head is refused), and `prepare` is called with that folder's
     /// path (to build the read models) before it is renamed to `library`. Whatever fails, that folder is
     /// removed and nothing is left at `library`.
     @discardableResult
@@ -32,6 +33,11 @@ extension EventLog {
         let source = try RestoreSource(archive)
         let target = try RestoreTarget(library)
         let plan = try RestorePlan(source)
+        if let note = plan.topLevelFiles[LibraryArchive.damagedNoteName] {
+            // Backed up damaged on purpose: what it holds is evidence, not a library to go on with.
+            let problems = String(decoding: note, as: UTF8.self).split(separator: "\n").map { String($0.drop { $0 == "-" || $0 == " " }) }
+            throw BackupError.restoredLibraryDamaged(archive: archive, problems: ["it was backed up damaged, on purpose (`--damaged`)"] + problems)
+        }
         let staging = try target.makeStagingFolder()
         do {
             try plan.write(into: staging)

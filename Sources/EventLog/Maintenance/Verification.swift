@@ -74,6 +74,7 @@ extension EventLog {
         var check = LogCheck(layout: layout, reader: reader, blobs: blobs)
         check.checkFormatAndID()
         try check.checkSegments()
+        check.checkHeadRecord()
         check.checkBlobs()
         return check.report
     }
@@ -94,11 +95,15 @@ private struct LogCheck {
     var commits = CommitWalker()
     /// The hash of the last commit the walk finished.
     var previousHash: CommitHash?
+    /// The library's head record, and the hash of the commit the walk found ending at its position.
+    let headRecord: HeadRecord.Loaded
+    var hashAtRecordedHead: CommitHash?
 
     init(layout: LibraryLayout, reader: FrameReader, blobs: BlobStore) {
         self.layout = layout
         self.reader = reader
         self.blobs = blobs
+        headRecord = HeadRecord.load(libraryAt: layout.root)
     }
 
     mutating func problem(_ file: String?, _ offset: UInt64?, _ message: String) {
@@ -133,7 +138,10 @@ private struct LogCheck {
             let file = try File.openForReading(layout.segmentPath(number))
             try checkSegment(number, file: file, isLast: i == numbers.count - 1)
         }
-        if let (_, hash) = commits.finish() { report.headHash = hash?.hex }
+        if let (_, hash) = commits.finish() {
+            report.headHash = hash?.hex
+            if let record = headRecord.record, record.position.next == expected { hashAtRecordedHead = hash }
+        }
         report.streams = streamVersions.count
     }
 
@@ -247,7 +255,10 @@ private struct LogCheck {
         referenced.formUnion(envelope.blobs)
 
         let started = commits.started
-        if let (_, hash) = commits.add(envelope) { previousHash = hash }
+        if let (_, hash) = commits.add(envelope) {
+            previousHash = hash
+            if let record = headRecord.record, record.position.next == envelope.position { hashAtRecordedHead = hash }
+        }
         if commits.started > started, let commit = commits.current { checkChain(commit, at: place) }
     }
 
@@ -290,6 +301,33 @@ private struct LogCheck {
         if claimed != before {
             let what = isFirst ? "the library's genesis hash" : "the hash of the commit before it"
             problem(segment, frame, "the chain breaks at the commit at position \(commit.first): its prev is \(claimed), \(what) is \(before) (a frame, or a commit before it in its compacted frame, was edited, removed, reordered or copied from another library)")
+        }
+    }
+
+    /// Holds the log to the head record (`HEAD`), which the writer keeps after each commit: a log that
+    /// ends before the recorded position lost acknowledged commits; one whose commit there hashes
+    /// otherwise holds another commit than was acknowledged.
+    mutating func checkHeadRecord() {
+        switch headRecord {
+        case .absent, .unreadable:
+            // A crash may leave the record torn (it is not synced): it then claims nothing, and the next
+            // writer replaces it.
+            return
+        case .record(let record):
+            let last = LogPosition(expected.rawValue - 1)
+            if record.position > last {
+                let lost = record.position == last.next ? "position \(record.position) is" : "positions \(last.next) to \(record.position) are"
+                return problem(
+                    nil, nil,
+                    "\(lost) missing: the log ends at position \(last), but the library's head record (HEAD), written after each "
+                        + "commit, shows that position \(record.position) was acknowledged")
+            }
+            if hashAtRecordedHead != record.hash {
+                problem(
+                    nil, nil,
+                    "position \(record.position) holds another commit than the one acknowledged there: it hashes to "
+                        + "\(hashAtRecordedHead?.short ?? "nothing whole"), where the library's head record (HEAD) recorded \(record.hash.short)")
+            }
         }
     }
 

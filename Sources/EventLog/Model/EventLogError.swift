@@ -22,6 +22,17 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
     /// been acknowledged: it is not a torn write, so it is never cut without being asked.
     case damagedAcknowledgedCommit(segment: String, offset: UInt64, reason: String)
     case missingSegment(name: String)
+    /// The commit at `position` does not name the hash of the commit before it: a commit at or before
+    /// it was edited, removed or reordered. Nothing from there on is taken in.
+    case brokenChain(position: LogPosition, reason: String)
+    /// Something kept outside the log (`witness`: its head record, the stream index, the read models, a
+    /// shared library's server) shows that positions `lost` were acknowledged, and the log no longer
+    /// holds them. Writes are refused until the library is restored or the loss is accepted.
+    case lostCommits(lost: ClosedRange<LogPosition>, witness: String)
+    /// Position `position` holds another commit than the one acknowledged there: its hash is `found`
+    /// where `witness` recorded `recorded` (the head record a commit's, a read model an event's).
+    /// Writes are refused as for ``lostCommits(lost:witness:)``.
+    case alteredCommit(position: LogPosition, witness: String, found: String, recorded: String)
     case blobMissing(BlobRef)
     case blobDamaged(BlobRef, reason: String)
 
@@ -82,7 +93,19 @@ public enum EventLogError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .damagedAcknowledgedCommit(segment, offset, reason):
             return "the log's last commit, in segment \(segment) at byte \(offset), is damaged: \(reason). "
                 + "It had been acknowledged, so the log is left as it is and writes are refused until the log is "
-                + "restored from a backup, or until that commit is given up on purpose (EventLog.discardDamagedTail())."
+                + "restored from a backup, or until its loss is accepted on purpose."
+        case let .brokenChain(position, reason):
+            return "the log's hash chain breaks at the commit at position \(position): \(reason). A commit at or before it "
+                + "was edited, removed or reordered, and nothing from there on is read. Restore the library from a backup."
+        case let .lostCommits(lost, witness):
+            let positions = lost.lowerBound == lost.upperBound ? "position \(lost.lowerBound)" : "positions \(lost.lowerBound) to \(lost.upperBound)"
+            return "the log has lost acknowledged commits: it ends at position \(lost.lowerBound.rawValue - 1), but \(witness) "
+                + "shows that \(positions) were written. Writes are refused until the library is restored from a backup, "
+                + "or the loss is accepted on purpose."
+        case let .alteredCommit(position, witness, found, recorded):
+            return "position \(position) holds another commit than the one acknowledged there: it hashes to \(found.prefix(8))…, "
+                + "where \(witness) recorded \(recorded.prefix(8))…. Writes are refused until the library is restored from a "
+                + "backup, or the change is accepted on purpose."
         case let .missingSegment(name):
             return "log segment \(name) is missing. Restore it from a backup; the log cannot be read past the gap."
         case let .blobMissing(ref):
@@ -103,7 +126,9 @@ extension EventLogError: ClassifiedError {
         switch self {
         case .versionConflict, .locked, .diskFull: .busy
         case .libraryMissing: .missing
-        case .damagedLog, .damagedAcknowledgedCommit, .missingSegment, .blobMissing, .blobDamaged: .damaged
+        case .damagedLog, .damagedAcknowledgedCommit, .missingSegment, .brokenChain, .lostCommits, .alteredCommit, .blobMissing,
+            .blobDamaged:
+            .damaged
         case .invalidActor, .invalidEvent, .emptyCommit: .usage
         case .libraryPathIsAFile, .libraryNotWritable, .newerFormat, .io: .failure
         }

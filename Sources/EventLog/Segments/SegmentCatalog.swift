@@ -1,24 +1,30 @@
 import Foundation
 
-/// The headers of the log's compacted segments, each beside its file's identity as `stat` gave it when
-/// the header was read: `index/segments`, so that opening the log reads one small file rather than
-/// opening every segment for its 40-byte header (51 files, a fifth of a millisecond, on a library of a
-/// million events, and more as the library grows).
+/// The sealed segments a writer has checked the hash chain through, each with its header, the hash of
+/// its last commit, and its file's identity as `stat` gave it then: `index/segments`.
 ///
-/// Derived and never synced: the writer rewrites it whenever its listing of the log finds it out of date.
-/// An entry is used only while the segment's file has the device, inode, size and times it records: a
-/// compacted segment is never written in place (compacting it again renames a new file over it), and a
-/// write in place would change its times. A missing, damaged or stale catalog costs the reads it saves,
-/// nothing else. The segment being appended to, and segments no compaction has rewritten (which
-/// readers hold open), are never in it.
+/// It serves two ends. A writer checks the chain of every segment that is not in it before it appends,
+/// so that a commit edited anywhere in the log stops writes, not only the one after it (a check costs a
+/// read of the segment; once in the catalog, a segment costs a `stat`). And opening the log reads this one small file rather than opening
+/// every compacted segment for its 40-byte header (51 files, a fifth of a millisecond, on a library of
+/// a million events, and more as the library grows).
 ///
-/// Layout, little-endian: `EPSEGCAT`, the version (u32, 1), the number of entries (u32); per entry the
+/// Derived and never synced: only a writer adds to it, after checking a segment. An entry is used only
+/// while the segment's file has the device, inode, size and times it records: a sealed segment is never
+/// written in place (compacting it renames a new file over it), and a write in place would change its
+/// times. A missing, damaged or stale catalog costs the reads it saves, nothing else. The segment being
+/// appended to is never in it (the head record, `HEAD`, vouches for it instead).
+///
+/// Layout, little-endian: `EPSEGCAT`, the version (u32, 2), the number of entries (u32); per entry the
 /// segment's header as in the file (40 bytes), then device, inode, size, modification and change times
-/// in nanoseconds (u64 each); then FNV-1a 64 of all the bytes before it.
+/// in nanoseconds (u64 each), then the SHA-256 of its last commit (32 bytes); then FNV-1a 64 of all the
+/// bytes before it.
 struct SegmentCatalog: Equatable {
     struct Entry: Equatable {
         var header: SegmentHeader
         var identity: FileIdentity
+        /// The hash of the segment's last commit, which the first commit of the next must name.
+        var endHash: CommitHash
     }
 
     /// By segment number.
@@ -26,17 +32,17 @@ struct SegmentCatalog: Equatable {
 
     static let fileName = "segments"
     static let tag = Array("EPSEGCAT".utf8)
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2
     private static let headerSize = 16
-    private static let entrySize = SegmentHeader.size + 40
+    private static let entrySize = SegmentHeader.size + 40 + 32
 
-    /// Whether a listed segment belongs in the catalog: compacted, not the last one, with a header the
-    /// catalog writes back as it was read (its reserved word 0), and last changed at least
-    /// ``settledAfter`` before `now`. The kernel stamps files from a clock that ticks every few
+    /// Whether a checked segment may go into the catalog: not the last one, with a header the catalog
+    /// writes back as it was read (its reserved word 0), and last changed at least ``settledAfter``
+    /// before `now`. The kernel stamps files from a clock that ticks every few
     /// milliseconds, so a write in place within the tick of the one recorded could leave the same
     /// times; once a tick has passed, any write gives the file new ones.
     static func admits(_ header: SegmentHeader, isLast: Bool, identity: FileIdentity, now: Int64) -> Bool {
-        header.generation > 0 && header.reserved == 0 && !isLast && max(identity.modified, identity.changed) < now - settledAfter
+        header.reserved == 0 && !isLast && max(identity.modified, identity.changed) < now - settledAfter
     }
 
     /// In nanoseconds: a quarter of a second, many ticks of the kernel's file clock at any setting.
@@ -89,7 +95,9 @@ struct SegmentCatalog: Equatable {
             let identity = FileIdentity(
                 device: field(0), inode: field(1), size: Int64(bitPattern: field(2)),
                 modified: Int64(bitPattern: field(3)), changed: Int64(bitPattern: field(4)))
-            entries[header.number] = Entry(header: header, identity: identity)
+            let hashAt = at + SegmentHeader.size + 40
+            let endHash = CommitHash(digest: bytes[hashAt..<(hashAt + 32)])
+            entries[header.number] = Entry(header: header, identity: identity, endHash: endHash)
         }
     }
 
@@ -106,6 +114,7 @@ struct SegmentCatalog: Equatable {
             {
                 out.appendLittleEndian(field)
             }
+            out.append(contentsOf: entry.endHash.digest)
         }
         out.appendLittleEndian(out.withUnsafeBytes { FNV1a.hash($0) })
         return out

@@ -25,6 +25,8 @@ struct EntityFold {
     private var base: LogPosition
     /// States the caller folded through a position; used for entities met first while ``base`` is there.
     private let known: KnownStates?
+    /// The hash chain as the plans have read it so far: every line a fold takes in is held to it.
+    private var chain: ChainCheck?
 
     /// Events each reader reads per round of the second read: small enough that the needed events
     /// copied out and those being folded stay a few megabytes.
@@ -46,7 +48,10 @@ struct EntityFold {
         }
         // The second read skips the checksums this one checks: both must read the same files.
         for reader in readers { try reader.log.pinSegments(from: start.next) }
-        return try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit)
+        var chain = try self.chain ?? log.chainCheck(after: start)
+        let plan = try FoldPlan(readers: readers, after: start, through: head, runLength: runLength, entityLimit: entityLimit, chain: &chain)
+        self.chain = chain
+        return plan
     }
 
     /// Reads the planned events again, from the position after `start`, folds those the plan needs, and

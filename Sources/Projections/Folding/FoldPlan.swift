@@ -28,22 +28,35 @@ package struct FoldPlan {
 
     /// Plans the events after `start`, through `head` or the end of the round in which `entityLimit`
     /// entities are reached (so a plan may hold more). Each round gives each reader a run of `runLength`
-    /// events, read on a thread of its own, and takes the runs' plans in log order.
+    /// events, read on a thread of its own, and takes the runs' plans in log order. Every line read is
+    /// held to the hash chain: `chain` has read the log through `start`, and goes on through the plan's end.
     package init(
-        readers: [LogReader], after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int
+        readers: [LogReader], after start: LogPosition, through head: LogPosition, runLength: Int, entityLimit: Int,
+        chain: inout ChainCheck
     ) throws {
         end = start
         while end < head, entityCount < entityLimit {
             let runs = LogReader.runs(after: end, through: head, length: runLength, count: readers.count)
-            for part in try LogReader.read(runs, with: readers, { try FoldPlan(run: $0, reader: $1) }) { merge(part) }
+            for (part, stretch) in try LogReader.read(runs, with: readers, { try FoldPlan.of(run: $0, reader: $1) }) {
+                try chain.join(stretch)
+                merge(part)
+            }
             end = LogPosition(runs.last!.upperBound)
         }
     }
 
-    /// The plan of one run, read by one reader.
-    init(run: ClosedRange<UInt64>, reader: LogReader) throws {
-        end = LogPosition(run.upperBound)
-        try reader.log.readHeads(from: LogPosition(run.lowerBound), through: end) { event in try add(event, types: &reader.types) }
+    /// The plan of one run, read by one reader, with the stretch of the chain it read.
+    private static func of(run: ClosedRange<UInt64>, reader: LogReader) throws -> (FoldPlan, ChainStretch) {
+        var plan = FoldPlan(end: LogPosition(run.upperBound))
+        var stretch = ChainStretch()
+        try reader.log.readHeads(from: LogPosition(run.lowerBound), through: plan.end, chain: &stretch) { event in
+            try plan.add(event, types: &reader.types)
+        }
+        return (plan, stretch)
+    }
+
+    private init(end: LogPosition) {
+        self.end = end
     }
 
     /// Adds the plan of the run that follows this plan's.
@@ -58,7 +71,7 @@ package struct FoldPlan {
         switch try Subject(stream: event.streamBytes, position: position) {
         case .episode(let id): episodes[id, default: Stream()].append(position, effect: type.episodeEffect)
         case .podcast(let id): podcasts[id, default: Stream()].append(position, effect: type.podcastEffect)
-        case nil: break  // the library's fonts: no read model shows them
+        case nil: break  // the library's fonts and the log's own events: no read model shows them
         }
     }
 
@@ -73,13 +86,13 @@ package struct FoldPlan {
 
 extension FoldPlan.Subject {
     /// The entity of the event at `position`, from its stream's name; nil for the library's own streams
-    /// (its fonts), which no read model folds.
+    /// (its fonts, the log's own), which no read model folds.
     init?(stream: UnsafeRawBufferPointer, position: UInt64) throws(ProjectionError) {
         if let id = EpisodeID(streamName: stream) {
             self = .episode(id)
         } else if let id = PodcastID(streamName: stream) {
             self = .podcast(id)
-        } else if stream.elementsEqual(FontDecider.streamName.utf8) {
+        } else if stream.elementsEqual(FontDecider.streamName.utf8) || stream.elementsEqual(LogDecider.streamName.utf8) {
             return nil
         } else {
             let name = String(decoding: stream, as: UTF8.self)

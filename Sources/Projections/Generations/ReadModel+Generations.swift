@@ -82,6 +82,20 @@ extension ReadModel {
     /// `read/NNNNNN.<word>.sqlite` and `read/NNNNNN-NAME.<word>.sqlite`, out of the way of the live link and
     /// of the removal of old generations. Returns the manifest's new path; nil when it could not be
     /// renamed (then the generation stays where it is, and is removed like any old one).
+    /// Keeps the library's live generation under `read/` with `.<word>` in its files' names, and
+    /// removes the link, so that the next opening builds the read models anew: for read models that
+    /// saw commits the log no longer holds, kept as evidence. Call it under the writer lock. Returns
+    /// the kept manifest's path; nil when there was no live generation, or it could not be kept.
+    public static func setAsideLive(library: String, as word: String) -> String? {
+        let link = LiveLink(library: library)
+        guard case .generation(let path) = link.read(), let generation = try? Generation.read(path, access: .readOnly),
+            let kept = setAside(generation, as: word)
+        else { return nil }
+        unlink(link.path)
+        try? syncFolder(library)
+        return kept
+    }
+
     static func setAside(_ generation: Generation, as word: String) -> String? {
         guard let kept = setAside(generation.manifest, as: word) else { return nil }
         for path in generation.files.values { _ = setAside(path, as: word) }

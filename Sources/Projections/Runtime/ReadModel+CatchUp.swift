@@ -36,6 +36,8 @@ extension ReadModel {
         var applied: UInt64 = 0
         let total = groups.keys.map { head.rawValue - min($0, head.rawValue) }.reduce(0, +)
         let started = ContinuousClock.now
+        // What is replayed is held to the chain as it is read (`EntityFold`), and to the head record here.
+        if groups.keys.contains(where: { $0 < head.rawValue }) { try log.checkRecordedCommit() }
         for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
             var fold = EntityFold(log: log, after: LogPosition(checkpoint), known: known)
             var position = LogPosition(checkpoint)
@@ -88,7 +90,7 @@ extension ReadModel {
             }
             guard row.checkpoint > 0 else { continue }
             if identities[row.checkpoint] == nil { identities[row.checkpoint] = try log.identity(at: LogPosition(row.checkpoint)) }
-            if identities[row.checkpoint]! != row.identity { return .diverged(position: row.checkpoint) }
+            if identities[row.checkpoint]! != row.identity { return .diverged(position: row.checkpoint, recorded: row.identity) }
         }
         return nil
     }

@@ -21,7 +21,7 @@ extension ReadModel {
         /// ends in damaged bytes where the events the read model had read should be.
         case ahead(checkpoint: UInt64, head: UInt64, tail: UnreadableTail?)
         /// The event at a checkpoint is not the one the read model recorded: the log was replaced.
-        case diverged(position: UInt64)
+        case diverged(position: UInt64, recorded: EventIdentity?)
         /// Projectors whose stored schema version is not this build's (or that are not there at all).
         case staleSchema([String])
 
@@ -37,26 +37,47 @@ extension ReadModel {
                 "it had read the log up to position \(checkpoint), beyond the log's head at \(head) (was the log restored from an older copy?)"
             case let .ahead(checkpoint, head, tail?):
                 "it had read the log up to position \(checkpoint), but the log can be read only up to position \(head): \(tail)"
-            case .diverged(let position):
+            case .diverged(let position, _):
                 "the event at position \(position) is not the one it had read there (was the log replaced?)"
             case .staleSchema(let names): "\(names.joined(separator: ", ")) changed schema"
             }
         }
 
-        /// What becomes of a read model ahead of the log, which readers leave as it is.
+        /// Whether the read model is evidence that the log lost or changed acknowledged commits: it stands
+        /// beyond the log's head, or on another event than the log holds there. It is kept as it is.
+        var isEvidenceOfLoss: Bool {
+            switch self {
+            case .ahead, .diverged: true
+            default: false
+            }
+        }
+
+        /// What becomes of a read model that is evidence of a loss, which is never rebuilt over.
         var keptAhead: String {
             guard case .ahead(_, _, let tail) = self, tail != nil else {
-                return "it is kept as it is until a command that writes rebuilds it"
+                return "it is kept as it is, as a witness of commits the log no longer holds as they were; commands that write "
+                    + "are refused until the library is restored from a backup or the loss is accepted"
             }
-            // Then it is evidence that the damaged commit was acknowledged: rebuilding it would not mend the log.
             return "it is kept as it is, as a witness that the damaged commit was acknowledged; commands that write are refused "
                 + "until the log is repaired"
         }
 
-        /// What the user can do about a read model ahead of the log.
-        var remedyAhead: ReadModelRemedy {
-            if case .ahead(_, _, _?) = self { return .repairLog }
-            return .rebuild
+        /// What the user can do about a read model that is evidence of a loss.
+        var remedyAhead: ReadModelRemedy { .repairLog }
+
+        /// The refusal a writer meets when the read model is evidence of a loss; nil otherwise. A
+        /// damaged tail is left to the log's own refusal, which names where it lies.
+        func loss(log: EventLog) -> EventLogError? {
+            switch self {
+            case let .ahead(checkpoint, head, nil):
+                return .lostCommits(lost: LogPosition(head).next...LogPosition(checkpoint), witness: "the read models")
+            case let .diverged(position, recorded):
+                let found = (try? log.identity(at: LogPosition(position)))??.rawValue ?? "nothing"
+                return .alteredCommit(
+                    position: LogPosition(position), witness: "the read models", found: found, recorded: recorded?.rawValue ?? "another event")
+            default:
+                return nil
+            }
         }
 
         /// The word a set-aside generation is named with; nil when the generation is not kept.

@@ -14,11 +14,11 @@ import GRDB
 /// again. A process claims the files it reads (see ``GenerationClaim``), so that no rebuild removes them
 /// while the process may still open them.
 ///
-/// The read model is never trusted over the log. At open, one that is missing, damaged (SQLite cannot
-/// open it or reports it malformed), or whose checkpoint stands on another event than the log's, is
-/// rebuilt by replay; a damaged or diverged one is first set aside under `read/`. One ahead of the log
-/// is evidence that the log once went further (its last frames may be damaged, not lost): answers come
-/// from a temporary replay, and only a writer, after the log's own repair, sets it aside and rebuilds.
+/// The read model is never trusted over the log. At open, one that is missing or damaged (SQLite cannot
+/// open it or reports it malformed) is rebuilt by replay, a damaged one first set aside under `read/`.
+/// One ahead of the log, or whose checkpoint stands on another event than the log's, is evidence that
+/// the log once went further or held other commits: answers come from a temporary replay, writers are
+/// refused, and it is kept as it is until the library is restored or the loss accepted.
 /// A process that cannot write the read models (another user's library, a read-only file system, a
 /// full disk) reads them as they are, or, when they cannot be used, replays the log into a temporary
 /// folder; ``notices`` says what happened, for the command to tell its user.
@@ -50,6 +50,13 @@ public final class ReadModel {
     /// is the evidence that the log once reached its checkpoint (the log's last frames may be damaged
     /// rather than lost), so only a writer, once the log's own repair has run, replaces it.
     private var aheadOfLog: (problem: Problem, live: Opened)?
+
+    /// What the live read model shows the log lost or changed, when it stands beyond the log's head or
+    /// on another event than the log holds there: writes and rebuilds are refused with it until the
+    /// library is restored or the loss accepted. Nil when the read model stands on the log.
+    public func evidenceOfLoss(log: EventLog) -> EventLogError? {
+        aheadOfLog?.problem.loss(log: log)
+    }
 
     /// One generation, open.
     struct Opened {
@@ -88,7 +95,7 @@ public final class ReadModel {
             self.init(library: library, projectors: projectors, batchSize: batchSize, access: access, notice: notice, opened: found.opened!)
             return
         }
-        if case .ahead = problem, let live = found.opened {
+        if problem.isEvidenceOfLoss, let live = found.opened {
             let temporary = try Self.temporary(
                 because: problem.reason + "; " + problem.keptAhead, remedy: problem.remedyAhead,
                 projectors: projectors, log: log, batchSize: batchSize, progress: progress, notice: notice)
@@ -158,8 +165,10 @@ public final class ReadModel {
     /// transaction. Call it under the writer lock, so that no other process projects the same events at
     /// the same time: inside `EventLog.write` (`asWriter`, the log's repair done), or inside
     /// `EventLog.withWriterLock` (`asWriter` false: a reader keeping the read models in step). A read
-    /// model that stands on other events than the log's is rebuilt first. One ahead of the log is
-    /// rebuilt by a writer only; a reader answers from a temporary replay and leaves it as it is.
+    /// model that stands beyond the log's head, or on another event than the log holds there, is
+    /// evidence that the log lost or changed acknowledged commits: a writer is refused
+    /// (``EventLogError/lostCommits(lost:witness:)``, ``EventLogError/alteredCommit(position:witness:found:recorded:)``),
+    /// and a reader answers from a temporary replay and leaves it as it is.
     /// `beforeCommit` runs once, before anything is committed (or rebuilt): the write path waits there
     /// for the fsync of the events it projects, so that no read model records an event before the log
     /// holds it durably, and a failure there commits nothing. `known` states, the write path's own, spare
@@ -170,12 +179,7 @@ public final class ReadModel {
         with log: EventLog, asWriter: Bool = true, known: KnownStates? = nil, beforeCommit: (() throws -> Void)? = nil,
         progress: ((RebuildProgress) -> Void)? = nil
     ) throws -> UInt64 {
-        if asWriter, let ahead = aheadOfLog {
-            try beforeCommit?()
-            try replace(because: ahead.problem, of: ahead.live, log: log, lockHeld: true, progress: progress)
-            aheadOfLog = nil
-            return log.head.rawValue
-        }
+        if asWriter, let ahead = aheadOfLog, let loss = ahead.problem.loss(log: log) { throw loss }
         guard !isTemporary else {
             return try Self.catchUp(
                 database, projectors: projectors, log: log, batchSize: batchSize, beforeCommit: beforeCommit, progress: progress
@@ -191,8 +195,9 @@ public final class ReadModel {
         guard let problem = try Self.mismatch(stored, log: log) else {
             return try catchUp(from: stored, with: log, known: known, beforeCommit: beforeCommit, progress: progress)
         }
+        if asWriter, let loss = problem.loss(log: log) { throw loss }
         try beforeCommit?()
-        if case .ahead = problem, !asWriter {
+        if problem.isEvidenceOfLoss {
             let live = opened
             opened = try Self.temporary(
                 because: problem.reason + "; " + problem.keptAhead, remedy: problem.remedyAhead,

@@ -90,7 +90,7 @@ struct StudioShell {
                     livePlace[last] = place
                 }
             }
-        case .fonts:
+        case .fonts, .log:
             state.evolve(event)
         }
     }

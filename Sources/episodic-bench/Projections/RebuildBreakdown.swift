@@ -27,9 +27,10 @@ struct RebuildBreakdown {
         }
         var plan: FoldPlan?
         result.planSeconds = try timed {
+            var chain = try log.chainCheck(after: .none)
             plan = try FoldPlan(
                 readers: [LogReader(log)], after: .none, through: log.head, runLength: max(1, Int(log.head.rawValue)),
-                entityLimit: .max)
+                entityLimit: .max, chain: &chain)
         }
         let needed = plan!.neededPositions(after: .none)
         result.needed = needed.count

@@ -56,6 +56,7 @@ ROOT_OPTIONAL = {
     "EpisodeDescribed": {"description"},
     "EpisodePublishDateChanged": {"publishDate"},
     "ThumbnailTextChanged": {"text"},
+    "LossAccepted": {"lostFrom", "lostThrough", "altered", "recordedHash"},
 }
 NESTED_OPTIONAL = {
     "BlobRef": set(),
@@ -376,7 +377,7 @@ def broken_versions(type_, schema, payload):
             yield f"{pointer(path)} with an uppercase digit", replaced(payload, path, "A" + value[1:])
             yield f"{pointer(path)} with a non-hex letter", replaced(payload, path, "g" + value[1:])
             yield f"{pointer(path)} without dashes", replaced(payload, path, value.replace("-", ""))
-        elif key in ("sha256", "inputsDigest"):
+        elif key in ("sha256", "inputsDigest", "recordedHash"):
             yield f"{pointer(path)} with an uppercase digit", replaced(payload, path, "A" + value[1:])
             yield f"{pointer(path)} with a non-hex letter", replaced(payload, path, "g" + value[1:])
             yield f"{pointer(path)} one digit short", replaced(payload, path, value[:-1])
@@ -401,6 +402,10 @@ def broken_versions(type_, schema, payload):
                 yield f"{pointer(path)} on two lines", replaced(payload, path, "a\nb")
                 yield f"{pointer(path)} on two lines (U+2028)", replaced(payload, path, "a\u2028b")
                 yield f"{pointer(path)} on two lines (CR)", replaced(payload, path, "a\rb")
+            for name, control in CONTROLS.items():
+                yield f"{pointer(path)} holding {name}", replaced(payload, path, "a" + control + "b")
+        elif key in ("witness",) or (len(path) >= 2 and path[-2] == "setAside"):
+            yield f"{pointer(path)} empty", replaced(payload, path, "")
             for name, control in CONTROLS.items():
                 yield f"{pointer(path)} holding {name}", replaced(payload, path, "a" + control + "b")
         else:

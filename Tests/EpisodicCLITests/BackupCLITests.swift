@@ -210,7 +210,7 @@ struct BackupCLITests {
     /// The names a backup of `library` holds, as `tar tf` prints them: FORMAT (and ID), the log's and
     /// the blob store's folders and files; no derived state.
     static func libraryFiles(in library: String) throws -> [String] {
-        var names = ["FORMAT", "ID"].filter { FileManager.default.fileExists(atPath: library + "/" + $0) }
+        var names = ["FORMAT", "ID", "HEAD"].filter { FileManager.default.fileExists(atPath: library + "/" + $0) }
         for folder in ["log", "blobs"] {
             names.append(folder + "/")
             for case let relative as String in FileManager.default.enumerator(atPath: library + "/" + folder)! {

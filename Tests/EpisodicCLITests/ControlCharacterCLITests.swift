@@ -64,29 +64,10 @@ struct ControlCharacterCLITests {
                     actor: commandID == commits.last!.0 ? placeholder : "ana", timestamp: time))
             }
         }
-        try Self.replaceInLastFrame(of: cli.library + "/log/00000001.seg", json(placeholder), with: json(Self.actor))
+        try SegmentEdits.replace(json(placeholder), with: json(Self.actor), inFrame: .last, of: cli.library + "/log/00000001.seg")
+        // An older build kept no head record, which would show the last commit changed.
+        try FileManager.default.removeItem(atPath: cli.library + "/HEAD")
         return (cli, rename)
-    }
-
-    /// Rewrites the segment's last frame with `old` replaced by `new` in its content: an actor the log
-    /// refuses today, written as an older build wrote it (one commit, one frame, at the end).
-    static func replaceInLastFrame(of segment: String, _ old: [UInt8], with new: [UInt8]) throws {
-        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: segment)))
-        var offset = SegmentHeader.size
-        var last = offset
-        while offset < bytes.count {
-            guard case .complete(let length) = bytes[offset...].withUnsafeBytes(LZ4Frame.measure) else {
-                Issue.record("the segment does not end with a whole frame")
-                return
-            }
-            last = offset
-            offset += length
-        }
-        let content = try bytes[last...].withUnsafeBytes { try LZ4Decoder().decode($0) }
-        let text = String(decoding: content, as: UTF8.self)
-        let patched = text.replacingOccurrences(of: String(decoding: old, as: UTF8.self), with: String(decoding: new, as: UTF8.self))
-        #expect(patched != text, "the placeholder is in the last frame")
-        try Data(Array(bytes[..<last]) + LZ4Frame.compress(Array(patched.utf8))).write(to: URL(fileURLWithPath: segment))
     }
 
     /// `text` as a JSON string, quotes included.

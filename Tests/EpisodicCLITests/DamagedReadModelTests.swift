@@ -165,7 +165,7 @@ struct DamagedReadModelTests {
         #expect(try cli.run("log", "verify").status == 0)
     }
 
-    @Test("a log restored from an older copy: the next write's event appears, and the stale read model is kept aside")
+    @Test("a log restored from an older copy: writes are refused until the loss is accepted, and the stale read model is kept aside")
     func logRestoredFromOlderCopy() throws {
         let cli = try library(episodes: 3)
         let backup = cli.folder + "/log-backup"
@@ -190,22 +190,32 @@ struct DamagedReadModelTests {
         // The replay's folder goes when the command ends.
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary).isEmpty)
         #expect(read.err.contains(#""kind":"temporary""#) && read.err.contains("beyond the log's head"), "\(read.err)")
-        #expect(read.err.contains("`episodic projections rebuild --all` rebuilds them now"), "\(read.err)")
+        #expect(read.err.contains("`episodic log repair` says how to mend it"), "\(read.err)")
         #expect(try LibraryFiles.liveGeneration(cli.library) == live)
         #expect(try sqlite(live, checkpoints) == before)
 
-        // The next write settles it.
-        let created = try cli.run("episode", "create", "Show", "After the restore", "--json")
-        #expect(created.status == 0, "\(created.err)")
-        #expect(created.err.contains(#""kind":"rebuilt""#) && created.err.contains(".ahead.sqlite"), "\(created.err)")
+        // A write is refused, naming what was lost and what showed it; nothing changes.
+        let refused = try cli.run("episode", "create", "Show", "After the restore")
+        #expect(refused.status == 74)
+        #expect(refused.err.contains("positions 5 to 6") && refused.err.contains("--accept-loss"), "\(refused.err)")
+        #expect(try LibraryFiles.liveGeneration(cli.library) == live)
+        #expect(try cli.run("projections", "rebuild", "--all").status == 74)
+
+        // Accepted on purpose, the loss is in the log, the stale read model is kept, and writes go on.
+        let accepted = try cli.run("log", "repair", "--accept-loss", "--json")
+        #expect(accepted.status == 0, "\(accepted.err)")
+        let record = try #require((try accepted.json() as? [String: Any])?["accepted"] as? [String: Any])
+        #expect(record["lostFrom"] as? Int == 5 && record["lostThrough"] as? Int == 6)
+        #expect((record["readModelsKept"] as? String)?.contains(".superseded.") == true)
+        #expect(try cli.run("episode", "create", "Show", "After the restore").status == 0)
         let after = try titles(cli)
         #expect(after.titles == ["Episode 1", "Episode 2", "Episode 3", "After the restore"])
-        #expect(try setAside(cli).contains { $0.contains(".ahead.") })
+        #expect(try setAside(cli).contains { $0.contains(".superseded.") })
         #expect(try cli.list("projections", "status").allSatisfy { $0["current"] as? Bool == true })
         #expect(try cli.run("log", "verify").status == 0)
     }
 
-    @Test("a log replaced by another of the same length: the read model standing on other events is rebuilt")
+    @Test("a log replaced by another of the same length: the read model standing on other events is evidence, kept")
     func logReplacedSameLength() throws {
         let cli = try library(episodes: 3)
         let backup = cli.folder + "/log-backup"
@@ -213,8 +223,10 @@ struct DamagedReadModelTests {
         let podcast = try #require(try cli.list("podcast", "list").first?["id"] as? String)
         try cli.must("episode", "create", "Show", "Lost with the restore")
 
+        // The whole log put back, head record included: only the read models show what it held.
         try FileManager.default.removeItem(atPath: cli.library + "/log")
         try FileManager.default.copyItem(atPath: backup, toPath: cli.library + "/log")
+        try FileManager.default.removeItem(atPath: cli.library + "/HEAD")
         for name in try FileManager.default.contentsOfDirectory(atPath: cli.library + "/index") {
             try FileManager.default.removeItem(atPath: cli.library + "/index/" + name)
         }
@@ -226,6 +238,12 @@ struct DamagedReadModelTests {
         let listed = try run.json() as? [[String: Any]] ?? []
         #expect(Set(listed.compactMap { $0["title"] as? String }) == ["Episode 1", "Episode 2", "Episode 3"])
         #expect(try cli.list("podcast", "list").first?["name"] as? String == "Renamed")
-        #expect(try setAside(cli).contains { $0.contains(".diverged.") })
+
+        let refused = try cli.run("episode", "create", podcast, "After")
+        #expect(refused.status == 74)
+        #expect(refused.err.contains("position 5 holds another commit") && refused.err.contains("the read models"), "\(refused.err)")
+        #expect(try cli.run("log", "repair", "--accept-loss").status == 0)
+        #expect(try setAside(cli).contains { $0.contains(".superseded.") })
+        #expect(try cli.run("episode", "create", podcast, "After").status == 0)
     }
 }

@@ -146,12 +146,12 @@ struct DamagedTailCLITests {
         #expect((lines.last??["error"] as? [String: Any])?["kind"] as? String == "damaged")
         #expect(run.err.contains("00000001.seg at byte"))
         #expect(run.err.contains("was acknowledged"))
-        #expect(run.err.contains("`episodic log repair --discard-damaged-tail` gives that commit up"))
+        #expect(run.err.contains("`episodic log repair --accept-loss` goes on without what was lost"))
         #expect(try fingerprint(cli) == before)
         #expect(!FileManager.default.fileExists(atPath: cli.library + "/quarantine"))
     }
 
-    @Test("log repair sets aside a torn tail; it gives up an acknowledged one only with --discard-damaged-tail")
+    @Test("log repair sets aside a torn tail; it gives up an acknowledged one only with --accept-loss, which the log records")
     func repair() throws {
         let cli = try library()
         #expect(try cli.must("log", "repair").out.contains("The log ends cleanly at position 5; nothing to repair."))
@@ -160,16 +160,25 @@ struct DamagedTailCLITests {
         let before = try fingerprint(cli)
         let refused = try cli.run(["log", "repair"])
         #expect(refused.status == 74)
-        #expect(refused.err.contains("--discard-damaged-tail"))
+        #expect(refused.err.contains("--accept-loss"))
         #expect(try fingerprint(cli) == before)
 
-        let run = try cli.run(["log", "repair", "--discard-damaged-tail", "--json"])
+        let run = try cli.run(["log", "repair", "--accept-loss", "--actor", "mara", "--json"])
         #expect(run.status == 0, "\(run.err)")
         let record = try run.json() as! [String: Any]
-        #expect(record["head"] as? Int == 4)
+        // The acceptance took position 5, where the damaged commit had been.
+        #expect(record["head"] as? Int == 5)
+        let accepted = try #require(record["accepted"] as? [String: Any])
+        #expect(accepted["position"] as? Int == 5)
+        #expect(accepted["lostFrom"] as? Int == 5 && accepted["lostThrough"] as? Int == 5)
         let recovered = try #require((record["recovered"] as? [[String: Any]])?.first)
         #expect((recovered["discardedAcknowledged"] as? String)?.contains("position 5 was acknowledged") == true)
         #expect(run.err.contains("warning: discarded"))
+        // The log says who gave what up.
+        let logged = try cli.must("log", "-n", "1").out
+        #expect(logged.contains("mara") && logged.contains("LossAccepted") && logged.contains("accepted the loss of position 5"), "\(logged)")
+        // Nothing more to accept.
+        #expect(try cli.must("log", "repair", "--accept-loss").out.contains("Nothing was lost"))
         // The read models were rebuilt from what the log holds now: the subtitles are gone, the rest is there.
         #expect(try cli.must("episode", "list", "Night Shift").out.contains("Dawn"))
         #expect(try cli.run(["log", "verify"]).status == 0)

@@ -261,6 +261,7 @@ struct WritePathTests {
         bytes[bytes.count - 1] ^= 0x01
         try Data(bytes).write(to: URL(fileURLWithPath: segment))
         try FileManager.default.removeItem(atPath: studio.library.path + "/index")
+        try FileManager.default.removeItem(atPath: studio.library.path + "/HEAD")
 
         // When a reader opens the library first, then another command is submitted
         let reader = try Library(at: studio.library.path)

@@ -37,6 +37,7 @@ enum EventSummary {
         case .thumbnailFontRemoved(let e): "thumbnail outdated: its font \(FieldText.text(e.fontName)) was removed"
         case .fontImported(let e): "font \(FieldText.text(e.name)) \(FieldText.blob(e.font))"
         case .fontRemoved(let e): "font \(FieldText.text(e.name)) removed"
+        case .lossAccepted(let e): "accepted the loss of \(FieldText.loss(e))"
         }
     }
 }

@@ -29,6 +29,17 @@ enum FieldText {
         return "\(ref.cueCount) cues, " + blob(ref.blob) + " from transcript \(ref.transcript.sha256.prefix(8))"
     }
 
+    /// What a loss accepted gave up: `positions 9 to 10 (shown by the read models)`.
+    package static func loss(_ loss: LossAccepted) -> String {
+        var parts: [String] = []
+        if let from = loss.lostFrom, let through = loss.lostThrough {
+            parts.append(from == through ? "position \(from)" : "positions \(from) to \(through)")
+        }
+        if let altered = loss.altered { parts.append("the commit ending at position \(altered) as acknowledged") }
+        if parts.isEmpty { parts.append("a damaged last commit") }
+        return parts.joined(separator: " and ") + " (shown by \(loss.witness))"
+    }
+
     static func thumbnail(_ ref: RenderedThumbnail?) -> String {
         guard let ref else { return "none" }
         return ref.format.rawValue + " " + image(ref.image) + (ref.fontRemoved ? " (outdated: its font was removed)" : "")

@@ -111,6 +111,7 @@ struct EntityStates {
                 CommandChanges.episodeLabel(episode) { library.podcast($0).existing?.name ?? podcastName($0) }
             } ?? "episode \(id)"
         case .fonts: "the fonts"
+        case .log: "the log"
         }
     }
 
@@ -129,7 +130,7 @@ struct EntityStates {
         switch aggregate {
         case .podcast(let id): return differing(library.podcast(id), other.library.podcast(id), EntityFields.podcast)
         case .episode(let id): return differing(library.episode(id), other.library.episode(id), EntityFields.episode)
-        case .fonts: return []
+        case .fonts, .log: return []
         }
     }
 
@@ -180,6 +181,11 @@ enum CommandChanges {
                         HistoryEntry.Change(entity: "font " + FieldText.text(e.name), field: "existence", before: "live", after: "deleted")
                     default: nil
                     }
+                }
+            case .log:
+                return events.compactMap { event in
+                    guard case .lossAccepted(let e) = event else { return nil }
+                    return HistoryEntry.Change(entity: "the log", field: "loss accepted", before: FieldText.loss(e), after: "accepted")
                 }
             }
         }

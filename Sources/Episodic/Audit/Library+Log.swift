@@ -113,7 +113,7 @@ struct EpisodePodcasts {
             }
             known[id] = podcast
             return podcast
-        case .fonts:
+        case .fonts, .log:
             return nil
         }
     }

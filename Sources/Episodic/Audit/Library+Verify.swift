@@ -42,6 +42,12 @@ extension Library {
         result.server = try checkServer()
         result.keptFoldProblems = try checkKeptFolds()
         let model = try readModel()
+        // A read model standing on another event than the log holds is evidence against the log: it is
+        // reported, and neither compared nor rebuilt.
+        if let loss = model.evidenceOfLoss(log: log) {
+            result.log.problems.append(.init(segment: nil, offset: nil, message: "\(loss)"))
+            return result
+        }
         // A read model that opening found wanting was damage too, though it is rebuilt by now.
         for case .rebuilt(let reason, let kept) in notices {
             result.readModelProblems.append("it was rebuilt: \(reason)" + (kept.map { "; the old one is kept as \($0)" } ?? ""))
@@ -85,15 +91,23 @@ extension Library {
         logOnly(try EventLog.verify(libraryAt: path), at: path)
     }
 
-    /// The log's report, with one more problem when the log ends in bytes nothing in the log shows were
-    /// acknowledged but the read models do (they had read past the readable end).
+    /// The log's report, with one more problem when the read models had read past the log's end: the
+    /// bytes it ends in were an acknowledged commit, or (when it ends cleanly) commits are missing.
     private static func logOnly(_ report: VerificationReport, at path: String) -> LibraryVerification {
         var report = report
-        if let tail = report.unacknowledgedTail, let seen = ReadModel.furthestCheckpoint(in: path), seen.rawValue > report.events {
-            report.problems.append(.init(
-                segment: tail.segment, offset: tail.offset,
-                message: "\(tail.reason); the read models show that position \(seen) was acknowledged, so this is damage, not a torn write"))
-            report.unacknowledgedTail = nil
+        if let seen = ReadModel.furthestCheckpoint(in: path), seen.rawValue > report.events {
+            if let tail = report.unacknowledgedTail {
+                report.problems.append(.init(
+                    segment: tail.segment, offset: tail.offset,
+                    message: "\(tail.reason); the read models show that position \(seen) was acknowledged, so this is damage, not a torn write"))
+                report.unacknowledgedTail = nil
+            } else if !report.problems.contains(where: { $0.message.contains("missing: the log ends at position") }) {
+                let first = LogPosition(report.events + 1)
+                let lost = first == seen ? "position \(seen) is" : "positions \(first) to \(seen) are"
+                report.problems.append(.init(
+                    segment: nil, offset: nil,
+                    message: "\(lost) missing: the log ends at position \(report.events), but the read models had read up to position \(seen)"))
+            }
         }
         return LibraryVerification(
             log: report, readModelProblems: [], readModelSetAside: nil, readModel: [], comparedAt: nil, searchProblems: [],

@@ -4,13 +4,16 @@ import Projections
 
 extension Library {
     /// Writes a consistent snapshot of the library (log and blobs, up to a commit boundary) to `archive`,
-    /// a tar file, while other processes may go on writing. See `EventLog.backup(to:replacing:)`.
+    /// a tar file, while other processes may go on writing. A log that does not verify is refused, unless
+    /// `acceptingDamage`. See `EventLog.backup(to:replacing:acceptingDamage:)`.
     ///
     /// Then notes it in the library's folder (``lastBackup``). A library this process cannot write is
     /// backed up all the same: the archive is whole, and `noteError` says why the note could not be made.
-    public func backup(to archive: String, replacing: Bool = false) throws -> (report: BackupReport, noteError: (any Error)?) {
+    public func backup(
+        to archive: String, replacing: Bool = false, acceptingDamage: Bool = false
+    ) throws -> (report: BackupReport, noteError: (any Error)?) {
         try refreshLog()
-        let report = try log.backup(to: archive, replacing: replacing)
+        let report = try log.backup(to: archive, replacing: replacing, acceptingDamage: acceptingDamage)
         let note = BackupNote(
             time: .now, archive: URL(fileURLWithPath: report.archive).standardizedFileURL.path, head: report.head, bytes: report.bytes)
         do {

@@ -1,3 +1,4 @@
+import EventLog
 import Projections
 
 extension Library {
@@ -13,7 +14,14 @@ extension Library {
     /// Rebuilds the named read models (all of them when nil) by replaying the log into a new
     /// generation, then swapping it in; readers keep the old one until then. An unknown name throws
     /// `ProjectionError.unknownProjector(_:)` before anything is read.
+    ///
+    /// A log that lost or changed acknowledged commits is never replayed: the rebuild is refused as a
+    /// write is (`EventLogError.lostCommits`, `.alteredCommit`, `.brokenChain`), and the read models
+    /// that show it stay as they are, until the library is restored or the loss accepted.
     public func rebuildProjections(_ names: [String]? = nil, progress: ((RebuildProgress) -> Void)? = nil) throws {
-        try readModel().rebuild(names, log: log, progress: progress)
+        try log.checkAcknowledged(witness: acknowledgedWitness)
+        let model = try readModel()
+        if let loss = model.evidenceOfLoss(log: log) { throw loss }
+        try model.rebuild(names, log: log, progress: progress)
     }
 }

@@ -24,7 +24,7 @@ extension Library {
     /// If the log ends in a frame that cannot be read and a read model has seen a position past the
     /// head, that frame was acknowledged: it is damage and is never cut. Read from the live read model
     /// as it is on disk, without opening or repairing it.
-    private var acknowledgedWitness: () -> LogPosition {
+    var acknowledgedWitness: () -> LogPosition {
         { [path] in ReadModel.furthestCheckpoint(in: path) ?? .none }
     }
 }

@@ -26,10 +26,10 @@ public final class Library {
     private let onNotice: ((ReadModelNotice) -> Void)?
     /// Opened to read only: nothing in the library is written, not even the read models' catching up.
     private let readOnly: Bool
-    private var openedReadModel: ReadModel?
+    var openedReadModel: ReadModel?
     /// Read models still being opened on another thread (``openReadModels(atFirstUse:)``): waited for
     /// and taken at their first use, or by a change once it holds the writer lock.
-    private var readModelsOpening: (() -> ReadModelFiles?)?
+    var readModelsOpening: (() -> ReadModelFiles?)?
     /// What writers of this instance set aside from the end of the log since it was opened: the torn
     /// tail of a command that died while writing, moved into `quarantine/` (see `RecoveryReport`).
     /// Empty nearly always; a caller that writes tells the user when it is not.

@@ -24,6 +24,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyShared(path: String)
     /// A new shared library, or a clone, needs a folder without events; this one has some.
     case libraryHasEvents(path: String, events: UInt64)
+    /// A shared library's copy does not accept a loss: its log is the server's.
+    case sharedLossNotAccepted
 
     public var description: String {
         switch self {
@@ -56,6 +58,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .libraryHasEvents(path, events):
             "the library at \(path) already holds \(events) event\(events == 1 ? "" : "s"); nothing was changed. "
                 + "`episodic push <url>` moves it to a server, or choose an empty folder."
+        case .sharedLossNotAccepted:
+            "a shared library's log is the one on its server, and this machine's copy cannot give up commits on its own. "
+                + "Clone the library again into a new folder (`episodic clone`)."
         }
     }
 }
@@ -65,7 +70,7 @@ extension LibraryError: ClassifiedError {
         switch self {
         case .podcastNotFound, .episodeNotFound, .nothingAnswers, .commandNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion,
             .invalidTime, .alreadyShared,
-            .libraryHasEvents: .refused
+            .libraryHasEvents, .sharedLossNotAccepted: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind
         }

@@ -171,7 +171,7 @@ final class Workspace {
                 statesBeforeChanges?.keepFirst(old, of: id)
                 state.evolve(event)
                 deleted = old.live != nil && state.podcast(id).live == nil
-            case .fonts:
+            case .fonts, .log:
                 state.evolve(event)
                 deleted = false
             }
@@ -273,7 +273,7 @@ final class Workspace {
             switch event.aggregate {
             case .podcast(let id): if states.podcasts[id] == nil { states.podcasts[id] = try podcast(id) }
             case .episode(let id): if states.episodes[id] == nil { states.episodes[id] = try episode(id) }
-            case .fonts: break
+            case .fonts, .log: break
             }
         }
         return states
@@ -287,7 +287,7 @@ final class Workspace {
             switch event.aggregate {
             case .podcast(let id): after.podcasts[id] = PodcastDecider.evolve(after.podcasts[id] ?? .initial, event)
             case .episode(let id): after.episodes[id] = EpisodeDecider.evolve(after.episodes[id] ?? .initial, event)
-            case .fonts: break
+            case .fonts, .log: break
             }
         }
         return CommandChanges.of(

@@ -137,6 +137,7 @@ extension Library {
             throw LibraryError.commandNotFound(id.description)
         }
         // Each stream the command touched: its events before the command, and after it.
+        if undone.contains(where: { $0.event.aggregate == .log }) { throw UndoError.logRecord(id) }
         var earlier: [StreamID: [DomainEvent]] = [:]
         var later: [StreamID: [LoggedEvent]] = [:]
         for stream in Set(undone.map(\.record.stream)) {
@@ -186,6 +187,7 @@ extension Library {
             case .podcast: Inverses.of(event, before: PodcastDecider.fold(before))
             case .episode: Inverses.of(event, before: EpisodeDecider.fold(before))
             case .fonts: Inverses.of(event, before: FontDecider.fold(before))
+            case .log: []
             }
         }
         let described: HistoryEntry

@@ -51,6 +51,8 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     case conflicts(CommandID, [Conflict])
     case allChangedSince(CommandID)
     case breaksRule(String)
+    /// The command is the log's own (an accepted loss): what it records cannot be taken back.
+    case logRecord(CommandID)
 
     /// The first line of ``conflicts(_:_:)``'s message, for a printer that lays out the conflicts
     /// (which quote actors) itself.
@@ -71,6 +73,9 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
             "everything \(id) changed was changed again since; there is nothing left to undo."
         case .breaksRule(let reason):
             "undoing it would break a rule: \(reason)"
+        case .logRecord(let id):
+            "\(id.description.prefix(8)) is the log's own record of a loss accepted, which cannot be undone: what was lost is "
+                + "not in the log to bring back. Restore a backup to have it again."
         }
     }
 }

@@ -27,7 +27,7 @@ extension Workspace {
                     throw UndoError.breaksRule(
                         "number \(episode.number) is now taken by episode \(other). Renumber one of them first.")
                 }
-            case .fonts:
+            case .fonts, .log:
                 break
             }
         }

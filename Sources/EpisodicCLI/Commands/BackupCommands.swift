@@ -7,7 +7,10 @@ struct BackupCommand: LibraryFilesCommand {
         commandName: "backup", abstract: "Write a consistent snapshot of the library's log and blobs to one tar file.",
         discussion: """
             Safe while other commands write: the snapshot ends at a commit boundary, and the library is locked \
-            only for a moment. Every frame and blob is checked on the way. `tar tf FILE` lists the archive; \
+            only for a moment. Every frame, the hash chain, the library's head record and every blob are checked \
+            on the way: a damaged library is refused (exit 74), unless --damaged, which archives it as it is \
+            with a DAMAGED entry saying what is wrong (such an archive does not restore). The archive's HEAD \
+            names its last commit, so that a restore refuses a log that ends anywhere else. `tar tf FILE` lists the archive; \
             `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9). The \
             library notes when and where it was backed up (its LAST-BACKUP file), for `episodic info`.
 
@@ -18,10 +21,15 @@ struct BackupCommand: LibraryFilesCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
     @Flag(help: "Replace the file if it already exists.") var force = false
+    @Flag(help: "Back up a log that does not verify (a broken chain, lost or changed commits) as it is, saying so in the archive.")
+    var damaged = false
 
     func runOnLibraryFiles() throws {
         try Session.run(global) { session in
-            let (report, noteError) = try session.openLog().backup(to: file, replacing: force)
+            let (report, noteError) = try session.openLog().backup(to: file, replacing: force, acceptingDamage: damaged)
+            for problem in report.damage {
+                Terminal.printError("warning: backed up as it is, damaged: " + problem)
+            }
             if let noteError {
                 Terminal.printError("warning: the backup is whole, but the library could not note it for `episodic info`: "
                     + Advice.message(for: noteError, library: global.libraryPath))
@@ -68,6 +76,8 @@ private struct BackupRecord: Encodable {
     var segments: Int
     var blobs: Int
     var bytes: UInt64
+    /// What was wrong with the log, for `--damaged`; empty otherwise.
+    var damage: [String]
 
     init(_ report: BackupReport) {
         archive = report.archive
@@ -76,6 +86,7 @@ private struct BackupRecord: Encodable {
         segments = report.segments
         blobs = report.blobs
         bytes = report.bytes
+        damage = report.damage
     }
 }
 

@@ -172,7 +172,9 @@ struct LogCommands: ParsableCommand {
                     + "\(log.blobs) blobs checked: " + (log.isClean ? "all good" : "\(log.problems.count) problem(s)")
             ]
             lines += log.problems.map { "  - \($0)" }
-            if let start = log.chainStart, let head = log.headHash {
+            if !log.isClean {
+                lines.append("chain: not vouched for, the log has the problems above")
+            } else if let start = log.chainStart, let head = log.headHash {
                 lines.append("chain: every commit from position \(start) names the hash of the one before it; the last commit's hash is \(head)")
             } else if log.events > 0 {
                 lines.append("chain: none (written before log format 2; the next commit starts it)")
@@ -223,37 +225,61 @@ extension LogCommands {
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "repair",
-            abstract: "Set aside bytes at the end of the log that are not a whole commit.",
+            abstract: "Set aside bytes at the end of the log that are not a whole commit, or accept a loss.",
             discussion: """
                 Any command that writes does this on its own when the log ends in a commit that was never \
                 acknowledged (its command died while writing it): the bytes are moved into quarantine/, never \
                 deleted. This command does it without writing anything else.
 
-                When something shows that the damaged commit had been acknowledged (the stream index or the \
-                read models saw it), it is not cut: writes are refused (exit 74). Restore the library from a \
-                backup (`episodic restore`), or give that commit up with --discard-damaged-tail: its bytes go \
-                to quarantine/ as well, and the read models are rebuilt from what the log then holds.
+                When something shows that acknowledged commits are missing or changed (the library's head \
+                record, HEAD, written after each commit; the read models, which had seen them; the stream \
+                index), the log is left as it is and every write is refused (exit 74). Restore the library \
+                from a backup (`episodic restore`), or, with --accept-loss, go on without them: damaged bytes \
+                at the end go to quarantine/ as well, the read models that had seen the lost commits are kept \
+                under read/ and rebuilt from the log, and the log records the loss (a LossAccepted event, by \
+                --actor), so that `episodic log` shows it. A log put back from an older copy on purpose is \
+                accepted the same way. A hash chain broken in the middle of the log cannot be accepted: \
+                restore a backup.
 
                 Examples:
                   episodic log repair
-                  episodic log repair --discard-damaged-tail
+                  episodic log repair --accept-loss
                 """)
         @OptionGroup var global: GlobalOptions
-        @Flag(help: "Set aside damaged bytes at the end of the log even though they were an acknowledged commit.")
-        var discardDamagedTail = false
+        @OptionGroup var actor: ActorOption
+        @Flag(help: "Go on without acknowledged commits the log no longer holds as they were, recording the loss in the log.")
+        var acceptLoss = false
+        @Flag(help: .hidden) var discardDamagedTail = false
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: actor) { session in
                 let library = try session.library()
-                let recovered = try library.repair(discardingDamagedTail: discardDamagedTail)
-                let head = library.head
+                guard acceptLoss || discardDamagedTail else {
+                    let recovered = try library.repair()
+                    let head = library.head
+                    if global.json {
+                        return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
+                    }
+                    if recovered.isEmpty {
+                        Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
+                    }
+                    // What was set aside is said on stderr, as after any command that writes.
+                    return
+                }
+                let accepted = try library.acceptLoss(actor: session.actor)
                 if global.json {
-                    return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
+                    return session.printJSON(RepairRecord(
+                        recovered: (accepted?.setAside ?? []).map(RecoveredRecord.init), head: library.head.rawValue,
+                        accepted: accepted.map(AcceptedRecord.init)))
                 }
-                if recovered.isEmpty {
-                    Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
+                guard let accepted else {
+                    return Terminal.say("Nothing was lost: the log holds every commit that was acknowledged, as it was written.")
                 }
-                // What was set aside is said on stderr, as after any command that writes.
+                Terminal.say(TerminalText("Accepted the loss of " + Library.lossText(accepted.loss) + "; recorded at position "
+                    + "\(accepted.position) by \(session.actor)."))
+                if let kept = accepted.readModelsKept {
+                    Terminal.say(TerminalText("The read models that had seen it are kept as \(kept); they were rebuilt from the log."))
+                }
             }
         }
     }
@@ -262,6 +288,28 @@ extension LogCommands {
 private struct RepairRecord: Encodable {
     var recovered: [RecoveredRecord]
     var head: UInt64
+    var accepted: AcceptedRecord?
+}
+
+/// A loss accepted, as `log repair --accept-loss --json` prints it.
+private struct AcceptedRecord: Encodable {
+    var position: UInt64
+    var lostFrom: UInt64?
+    var lostThrough: UInt64?
+    var altered: UInt64?
+    var witness: String
+    var recordedHash: String?
+    var readModelsKept: String?
+
+    init(_ accepted: AcceptedLoss) {
+        position = accepted.position.rawValue
+        lostFrom = accepted.loss.lostFrom
+        lostThrough = accepted.loss.lostThrough
+        altered = accepted.loss.altered
+        witness = accepted.loss.witness
+        recordedHash = accepted.loss.recordedHash
+        readModelsKept = accepted.readModelsKept
+    }
 }
 
 private struct VerifyRecord: Encodable {

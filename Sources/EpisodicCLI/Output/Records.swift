@@ -259,7 +259,7 @@ struct RecoveredRecord: Encodable {
     var quarantined: String
     var lastAcknowledged: UInt64
     var unacknowledged: [UInt64]
-    /// Only for bytes given up with `log repair --discard-damaged-tail`: what showed they were acknowledged.
+    /// Only for bytes given up with `log repair --accept-loss`: what showed they were acknowledged.
     var discardedAcknowledged: String?
 
     init(_ report: RecoveryReport) {

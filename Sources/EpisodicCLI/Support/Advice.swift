@@ -52,8 +52,11 @@ enum Advice {
             case .noSubtitles: return "Run `episodic transcript convert` first."
             default: return nil
             }
-        case EventLogError.damagedAcknowledgedCommit:
-            return "`episodic restore` puts a backup back; `episodic log repair --discard-damaged-tail` gives that commit up."
+        case EventLogError.damagedAcknowledgedCommit, EventLogError.lostCommits, EventLogError.alteredCommit:
+            return "`episodic restore` puts a backup back; `episodic log repair --accept-loss` goes on without what was lost, "
+                + "recording the loss in the log."
+        case EventLogError.brokenChain:
+            return "`episodic log verify` says where; `episodic restore` puts a backup back."
         case ProjectionError.unreadableEvent, is UnreadableEvent:
             return "Run `episodic log verify`."
         case BackupError.archiveExists:

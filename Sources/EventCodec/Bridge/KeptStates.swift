@@ -7,12 +7,12 @@ public enum KeptStates {
     /// an `evolve` change: a fold kept by another build is then passed over, and the stream folded again.
     public static let format = "episodic-state-1"
 
-    /// The state of `aggregate` in `state`, encoded; nil for the fonts stream, which is short and never kept.
+    /// The state of `aggregate` in `state`, encoded; nil for the fonts and log streams, which are short and never kept.
     public static func encode(_ aggregate: AggregateKey, of state: LibraryState) -> [UInt8]? {
         switch aggregate {
         case .podcast(let id): try? PayloadEncoder.encode(state.podcast(id))
         case .episode(let id): try? PayloadEncoder.encode(state.episode(id))
-        case .fonts: nil
+        case .fonts, .log: nil
         }
     }
 
@@ -27,7 +27,7 @@ public enum KeptStates {
         case .episode(let id):
             guard let kept = episode(id, from: bytes) else { return false }
             state.load(id, from: kept)
-        case .fonts:
+        case .fonts, .log:
             return false
         }
         return true

@@ -38,6 +38,8 @@ public enum DomainEvent: Hashable, Sendable {
     case fontImported(FontImported)
     case fontRemoved(FontRemoved)
 
+    case lossAccepted(LossAccepted)
+
     /// The payload, whatever its type.
     public var payload: any EventPayload {
         switch self {
@@ -74,6 +76,7 @@ public enum DomainEvent: Hashable, Sendable {
         case .thumbnailFontRemoved(let e): e
         case .fontImported(let e): e
         case .fontRemoved(let e): e
+        case .lossAccepted(let e): e
         }
     }
 
@@ -101,6 +104,7 @@ public enum DomainEvent: Hashable, Sendable {
         EventCase(thumbnailBackgroundCleared), EventCase(thumbnailOverlaySet), EventCase(thumbnailOverlayCleared),
         EventCase(thumbnailSettingsChanged), EventCase(thumbnailTextChanged), EventCase(thumbnailRendered),
         EventCase(thumbnailDiscarded), EventCase(thumbnailFontRemoved), EventCase(fontImported), EventCase(fontRemoved),
+        EventCase(lossAccepted),
     ]
 
     /// The cases by the type names written in the log.

@@ -3,8 +3,8 @@
 /// beyond the aggregate's own stream (``PodcastFacts``, ``EpisodeFacts``) come in with the call, so a
 /// replay decides and folds the same way.
 ///
-/// Deciders are namespaces (`enum`s without cases): ``PodcastDecider``, ``EpisodeDecider`` and
-/// ``FontDecider``. ``LibraryState`` routes each event to the one whose stream it belongs to.
+/// Deciders are namespaces (`enum`s without cases): ``PodcastDecider``, ``EpisodeDecider``,
+/// ``FontDecider`` and ``LogDecider``. ``LibraryState`` routes each event to the one whose stream it belongs to.
 public protocol Decider {
     associatedtype Command
     associatedtype State

@@ -4,6 +4,8 @@ public enum AggregateKey: Hashable, Sendable {
     case episode(EpisodeID)
     /// The library's one fonts stream.
     case fonts
+    /// The log's own stream (``LogDecider``).
+    case log
 
     /// The name of its stream in the log.
     public var streamName: String {
@@ -11,6 +13,7 @@ public enum AggregateKey: Hashable, Sendable {
         case .podcast(let id): id.streamName
         case .episode(let id): id.streamName
         case .fonts: FontDecider.streamName
+        case .log: LogDecider.streamName
         }
     }
 
@@ -20,7 +23,11 @@ public enum AggregateKey: Hashable, Sendable {
         let found: AggregateKey? = name.withUTF8 { utf8 in
             if let id = PodcastID(streamName: UnsafeRawBufferPointer(utf8)) { return .podcast(id) }
             if let id = EpisodeID(streamName: UnsafeRawBufferPointer(utf8)) { return .episode(id) }
-            return streamName == FontDecider.streamName ? .fonts : nil
+            switch streamName {
+            case FontDecider.streamName: return .fonts
+            case LogDecider.streamName: return .log
+            default: return nil
+            }
         }
         guard let found else { return nil }
         self = found
@@ -41,6 +48,7 @@ public struct LibraryState: Hashable, Sendable {
     public private(set) var podcasts: [PodcastID: PodcastState] = [:]
     public private(set) var episodes: [EpisodeID: EpisodeState] = [:]
     public private(set) var fonts = FontDecider.initial
+    public private(set) var log = LogDecider.initial
 
     public init() {}
 
@@ -58,6 +66,7 @@ public struct LibraryState: Hashable, Sendable {
         case .podcast(let id): podcasts[id] = PodcastDecider.evolve(podcast(id), event)
         case .episode(let id): episodes[id] = EpisodeDecider.evolve(episode(id), event)
         case .fonts: fonts = FontDecider.evolve(fonts, event)
+        case .log: log = LogDecider.evolve(log, event)
         }
     }
 
@@ -76,6 +85,7 @@ public struct LibraryState: Hashable, Sendable {
         case .podcast(let id): podcasts[id] = PodcastDecider.fold(events)
         case .episode(let id): episodes[id] = EpisodeDecider.fold(events)
         case .fonts: fonts = FontDecider.fold(events)
+        case .log: log = LogDecider.fold(events)
         }
     }
 }

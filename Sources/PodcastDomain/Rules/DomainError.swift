@@ -35,6 +35,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
     case fontAlreadyImported(as: String)
     /// Episodes' thumbnail settings name the font (as people name the episodes).
     case fontInUse(String, by: [String])
+    /// A loss accepted where nothing was lost.
+    case nothingLost
 
     /// Transcripts above this many bytes are refused: 10 MB.
     public static let transcriptLimit = 10 * 1024 * 1024
@@ -106,6 +108,8 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
                 + episodes.prefix(10).joined(separator: ", ") + (episodes.count > 10 ? ", …" : "")
                 + ". Choose another font for \(episodes.count == 1 ? "it" : "them") first, or remove it with --force "
                 + "(they cannot be rendered again until a font of that name is imported)."
+        case .nothingLost:
+            "nothing was lost: the log holds every commit that was acknowledged, as it was written."
         }
     }
 }

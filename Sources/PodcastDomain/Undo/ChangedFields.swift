@@ -7,6 +7,8 @@ public enum EntityField: String, Hashable, Sendable, CaseIterable, CustomStringC
     case title, number, publishDate, transcript, subtitles, background, overlay, thumbnailSettings, thumbnailText, thumbnail
     /// A font of the library's fonts stream, by name: see ``DomainEvent/overlaps(_:)``.
     case font
+    /// What the log itself holds (``LogDecider``): never undone.
+    case log
 
     public var description: String { rawValue }
 }
@@ -33,6 +35,7 @@ extension DomainEvent {
         case .thumbnailTextChanged: [.thumbnailText]
         case .thumbnailRendered, .thumbnailDiscarded, .thumbnailFontRemoved: [.thumbnail]
         case .fontImported, .fontRemoved: [.font]
+        case .lossAccepted: [.log]
         }
     }
 

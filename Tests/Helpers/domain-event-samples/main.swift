@@ -333,6 +333,19 @@ Studio.check(thumbnailBack, ["ThumbnailRendered"], "undo of ThumbnailFontRemoved
 studio.apply(thumbnailBack, step: "undo of ThumbnailFontRemoved")
 guard studio.episode(pilotID).live == pilotBefore else { fail("undoing ThumbnailFontRemoved did not bring the thumbnail back") }
 
+// The log's own stream: a loss accepted, as `log repair --accept-loss` records it.
+do {
+    let loss = LossAccepted(
+        lostFrom: 41, lostThrough: 42, witness: "the library's head record (HEAD)",
+        recordedHash: "9f2c7a4e01b35d6c8e7f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5",
+        setAside: ["quarantine/00000003.seg-1712-1763294400000.torn"])
+    let events = try LogDecider.decide(.acceptLoss(loss), LogDecider.initial)
+    Studio.check(events, ["LossAccepted"], "log accept loss")
+    studio.apply(events, step: "log accept loss")
+} catch {
+    fail("accepting a loss was refused: \(error)")
+}
+
 // MARK: Output
 
 var problems: [String] = []

@@ -68,10 +68,10 @@ struct InversesTests {
         ]
     }()
 
-    @Test("the cases cover every event type")
+    @Test("the cases cover every event type but the log's own, which is never undone")
     func coverage() {
         let covered = Set((Self.podcastCases + Self.episodeCases + FontDeciderTests.inverseCases).map(\.event.type))
-        #expect(covered == Set(DomainEvent.payloadTypes.map { $0.type }))
+        #expect(covered == Set(DomainEvent.payloadTypes.map { $0.type }).subtracting([LossAccepted.type]))
     }
 
     @Test("do, then undo, brings a podcast back to the state it had before", arguments: podcastCases.indices)

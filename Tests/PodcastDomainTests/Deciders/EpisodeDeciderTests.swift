@@ -1,4 +1,5 @@
 import CoreValues
+import DomainTestSupport
 import Testing
 
 @testable import PodcastDomain
@@ -51,13 +52,35 @@ struct EpisodeDeciderTests {
             .thenRefused(.episodeAlreadyExists(id))
     }
 
-    @Test("later changes to the podcast's defaults do not reach an existing episode")
-    func defaultsDoNotReachExistingEpisodes() {
-        let episode = EpisodeDecider.fold([
-            Fixture.episodeCreated(),
-            .podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: Fixture.podcast, thumbnailDefaults: ThumbnailSettings(fontSize: 12))),
-        ])
-        #expect(episode.live?.thumbnailSettings == .defaults)
+    @Test("later changes to the podcast's defaults and overlay do not reach an existing episode; an episode created after takes them")
+    func defaultsDoNotReachExistingEpisodes() throws {
+        // Given a podcast with defaults and an overlay, and an episode created with them, through the
+        // deciders and the library's one fold
+        var library = InMemoryLibrary()
+        let show = Fixture.podcast
+        let (first, later) = (ThumbnailSettings(fontSize: 96), ThumbnailSettings(fontSize: 12))
+        for command: PodcastCommand in [
+            .create(id: show, name: "Show", at: at), .changeThumbnailDefaults(first), .setDefaultOverlay(Fixture.image("first")),
+        ] {
+            _ = try library.run(.podcast(show, command)).get()
+        }
+        _ = try library.run(.episode(id, podcast: show, .create(id: id, title: "Pilot", at: at))).get()
+        #expect(library.state.episode(id).live?.thumbnailSettings == first)
+
+        // When the podcast's defaults and overlay change
+        let changes = try library.run(.podcast(show, .changeThumbnailDefaults(later))).get()
+            + library.run(.podcast(show, .setDefaultOverlay(Fixture.image("later")))).get()
+
+        // Then the podcast holds the new ones, the existing episode keeps those it was created with, and
+        // an episode created now takes the new ones
+        #expect(changes.map(\.type) == [PodcastThumbnailDefaultsChanged.type, PodcastDefaultOverlaySet.type])
+        #expect(library.state.podcast(show).live?.thumbnailDefaults == later)
+        #expect(library.state.episode(id).live?.thumbnailSettings == first)
+        #expect(library.state.episode(id).live?.overlay == Fixture.image("first"))
+        let next = Fixture.otherEpisode
+        _ = try library.run(.episode(next, podcast: show, .create(id: next, title: "Second", at: at))).get()
+        #expect(library.state.episode(next).live?.thumbnailSettings == later)
+        #expect(library.state.episode(next).live?.overlay == Fixture.image("later"))
     }
 
     // MARK: light fields

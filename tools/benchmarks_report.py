@@ -161,7 +161,7 @@ def headline(runs, folder):
         "a machine catching up with the server, and a fresh clone, on a local PostgreSQL server")
     syncs = peer_syncs(folder)
     for policy, label, policy_text in [
-        ("group", "Against eventsourcing", "Episodic as it runs: `submit` shares one fsync among a group's commits"),
+        ("group", "Against eventsourcing", "Episodic as it runs: `submit` shares one fsync of the log among a group's commits, and syncs each transcript's blob file"),
         ("sync-each", "Against eventsourcing, like for like", "Episodic with `submit --sync-each`: a sync for each command, as the peer"),
     ]:
         run = peer_run(folder, policy)
@@ -222,7 +222,8 @@ def report(folder, runs, facts):
             return f"{syncs[key]:,}" if key in syncs else "?"
         out += [f"Syncs counted by `strace -f -c` (fsync and fdatasync, every thread) on {count('commands')} "
                 f"of those commands: Episodic {count('episodic-group')} as it runs (a group of up to 10,000 "
-                f"commits shares one sync of the log, and one of each blob folder), "
+                f"commits shares one sync of the log and one of each blob folder, and each transcript's blob "
+                f"file is synced as it is written), "
                 f"{count('episodic-sync-each')} with `--sync-each`; eventsourcing "
                 f"{count('eventsourcing')} (a SQLite transaction committed per command).", ""]
     elif os.path.exists(os.path.join(folder, "peer-syncs.missing")):

@@ -351,7 +351,9 @@ def broken_versions(type_, schema, payload):
             for field in value:
                 if field not in NESTED_OPTIONAL[kind]:
                     yield f"{pointer(path)} without its required {field}", without(payload, path + (field,))
-            if kind == "RenderedThumbnail":
+            # Renders of version 1 (no drawnFontSize) were stored as PNG exactly where there is an overlay;
+            # later ones in the format the renderer chose from the pixels, either.
+            if kind == "RenderedThumbnail" and "drawnFontSize" not in value:
                 other = "jpeg" if value.get("format") == "png" else "png"
                 yield f"{pointer(path)} in {other}", replaced(payload, path + ("format",), other)
             continue

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A full disk, tried many times: on a small tmpfs filled to various levels, each kind of command, a
@@ -40,7 +41,7 @@ struct FullDiskTests {
     @Test("every command on a filling disk exits 0 or 75, never by a signal; nothing acknowledged is lost; no library stays stuck")
     func trials() throws {
         guard getuid() == 0 else {
-            print("skipped: mounting a small tmpfs needs root; this process is uid \(getuid())")
+            try Need.unmet("mounting a small tmpfs needs root; this process is uid \(getuid())")
             return
         }
         let cli = CLI()
@@ -55,7 +56,7 @@ struct FullDiskTests {
         let disk = cli.folder + "/disk"
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
         if let refused = Mounts.mount(["-t", "tmpfs", "-o", "size=3m", "tmpfs", disk]) {
-            print("skipped: a tmpfs cannot be mounted here: \(refused)")
+            try Need.unmet("a tmpfs cannot be mounted here: \(refused)")
             return
         }
         defer { Mounts.unmount(disk) }

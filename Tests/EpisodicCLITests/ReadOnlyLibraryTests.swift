@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Commands that only read work on a library they cannot write: another user's, or one on a read-only
@@ -35,7 +36,7 @@ struct ReadOnlyLibraryTests {
     @Test("as another user, every read command answers and exits 0, says how far behind it is, and changes no byte")
     func anotherUser() throws {
         guard getuid() == 0 else {
-            print("skipped: reading as another user needs root to switch users (setpriv); this process is uid \(getuid())")
+            try Need.unmet("reading as another user needs root to switch users (setpriv); this process is uid \(getuid())")
             return
         }
         let (cli, podcast) = try library()
@@ -99,7 +100,7 @@ struct ReadOnlyLibraryTests {
         let view = cli.folder + "/view"
         try FileManager.default.createDirectory(atPath: view, withIntermediateDirectories: false)
         if let refused = Mounts.readOnlyView(of: cli.library, at: view) {
-            print("skipped: a read-only mount is refused here: \(refused)")
+            try Need.unmet("a read-only mount is refused here: \(refused)")
             return
         }
         defer { Mounts.unmount(view) }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `episodic init --postgres`, `clone` and `push`, and every other command on a shared library, as
 /// child processes on a real PostgreSQL server: two "machines" are two library folders.
-@Suite("A shared library from the command line", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A shared library from the command line", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedLibraryCLITests {
     let cli = CLI()
     let schema = PostgresServer.freshSchema()

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// `episodic submit`: scripts of commands as JSON Lines, one result line per command.
@@ -117,5 +118,49 @@ struct SubmitTests {
             """, to: "script.jsonl")
         try cli.must("submit", script)
         #expect(try cli.list("episode", "list", "Filed").first?["hasTranscript"] as? Bool == true)
+    }
+
+    @Test("--sync-each syncs every command to disk on its own, where a group shares its syncs; both give the same results")
+    func syncEach() throws {
+        // Given two libraries with a podcast, and a script of 40 episodes, each run under strace, which
+        // counts every fsync and fdatasync of the process and its threads
+        let strace = "/usr/bin/strace"
+        guard try Need.met(FileManager.default.isExecutableFile(atPath: strace), "counting syncs needs strace (apt-get install strace)") else { return }
+        let script = (1...40).map { #"{"command":"episode.create","podcast":"Show","title":"Episode \#($0)"}"# }.joined(separator: "\n")
+        func syncs(_ extra: [String]) throws -> (count: Int, lines: [[String: Any]]) {
+            let cli = CLI()
+            try cli.must("init")
+            try cli.must("podcast", "create", "Show")
+            let counts = cli.folder + "/syscalls"
+            cli.runAs = [strace, "-f", "-c", "-e", "trace=fsync,fdatasync", "-o", counts]
+            let run = try cli.run(["submit", "--json"] + extra, input: script)
+            #expect(run.status == 0, "\(run.err)")
+            // strace -c's table: "% time  seconds  usecs/call  calls  [errors]  syscall", a row per call.
+            let table = try String(contentsOfFile: counts, encoding: .utf8)
+            let count = table.split(separator: "\n").compactMap { row -> Int? in
+                let columns = row.split(separator: " ")
+                guard let name = columns.last, ["fsync", "fdatasync"].contains(name), columns.count >= 5 else { return nil }
+                return Int(columns[3])
+            }.reduce(0, +)
+            return (count, try run.jsonLines())
+        }
+
+        // When the script is submitted as it is, and with --sync-each
+        let grouped = try syncs([])
+        let each = try syncs(["--sync-each"])
+
+        // Then every command is its own commit either way, with the same results; with --sync-each the
+        // log is synced at least once a command, and in one group far fewer times than that
+        #expect(grouped.lines.map { $0["positions"] as? [String: Int] } == each.lines.map { $0["positions"] as? [String: Int] })
+        #expect(each.lines.count == 40)
+        #expect(each.count >= 40, "\(each.count) syncs for 40 commands with --sync-each")
+        #expect(grouped.count < 10, "\(grouped.count) syncs for 40 commands in one group")
+
+        // And an atomic batch, one commit, cannot be synced command by command
+        let cli = CLI()
+        try cli.must("init")
+        let refused = try cli.run(["submit", "--atomic", "--sync-each"], input: script)
+        #expect(refused.status == 64)
+        #expect(refused.err.contains("--atomic and --sync-each cannot be given together"), "\(refused.err)")
     }
 }

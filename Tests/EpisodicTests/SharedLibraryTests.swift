@@ -8,7 +8,7 @@ import TestSupport
 
 /// Libraries shared through a real PostgreSQL server, each "machine" a folder of its own with its own
 /// `Library`, as on a team's computers.
-@Suite("A library shared on PostgreSQL", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A library shared on PostgreSQL", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedLibraryTests {
     let folder = TemporaryFolder("episodic-shared")
     let location: SharedLocation

@@ -89,7 +89,7 @@ struct UndoRedoTests {
                 try studio.must(try .setBackground(Studio.image, of: .id(base.first)), try .setOverlay(Studio.image, of: .id(base.first)))
             }
         ) { studio, base in
-            // A stored render as the renderer would record it: PNG, since there is an overlay.
+            // A stored render, recorded as the renderer records one: the format its bytes are in (PNG).
             let inputs = try #require(try studio.library.liveEpisode(base.first).thumbnailInputs)
             let thumbnail = RenderedThumbnail(image: try Submission.image(Studio.image), format: .png, inputs: inputs)
             return Submission(.episode(.id(base.first), .recordThumbnail(thumbnail)), blobs: [Studio.image])

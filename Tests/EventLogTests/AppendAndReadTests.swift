@@ -181,25 +181,46 @@ struct AppendAndReadTests {
         #expect(streamCounts.allSatisfy { $0 == 42 || $0 == 43 })
     }
 
-    @Test("envelopes can be read without decoding the payload")
+    @Test("envelopes can be read without decoding the payload: a payload that is not JSON reads, byte for byte")
     func envelopeWithoutPayload() throws {
+        // Given two commits appended, and a third written by hand, chained to them, whose payload is not
+        // JSON (append would refuse it; only a reader that looked into payloads could tell)
         let library = TemporaryLibrary()
         let log = try library.create()
         try log.write { writer in
             try writer.append(Given.commit(Given.event("a", "Kept", #"{"big":"\#(String(repeating: "z", count: 10_000))"}"#)))
             try writer.append(Given.commit(Given.event("b", "Skipped")))
         }
-        var kept: [String] = []
-        try log.read { envelope in
+        let opaque = Array(#"{"unclosed":"\#(String(repeating: "z", count: 1_000)), [}"#.utf8)
+        let commit = Given.commit(ProposedEvent(stream: "c", type: "Opaque", payload: opaque))
+        let previous = try #require(try log.verify().headHash.flatMap { hex in Array(hex.utf8).withUnsafeBytes(CommitHash.init(hex:)) })
+        var line: [UInt8] = []
+        EnvelopeEncoder(commit: commit).appendLine(for: commit.events[0], position: LogPosition(3), version: 1, previous: previous, to: &line)
+        let segment = library.segmentPath(1)
+        try library.write(try library.read(segment) + LZ4Frame.compress(line), to: segment)
+
+        // When the log is read, and the one stream read through the index
+        var types: [String] = [], kept: [String] = [], read: [[UInt8]] = []
+        let reopened = try library.open()
+        try reopened.read { envelope in
+            types.append(envelope.type)
             if envelope.hasType("Kept") { kept.append(String(decoding: envelope.payload, as: UTF8.self)) }
+            if envelope.hasType("Opaque") { read.append(Array(envelope.payload)) }
             #expect(envelope.isIn("a") == envelope.hasType("Kept"))
         }
+        try reopened.read(stream: "c") { envelope in read.append(Array(envelope.payload)) }
+
+        // Then every envelope is read, each payload exactly as written, the one that is not JSON too;
+        // a payload is decoded only when asked, and verify, which checks every payload, finds that one
+        #expect(types == ["Kept", "Skipped", "Opaque"])
         #expect(kept.count == 1 && kept[0].count == 10_010)
+        #expect(read == [opaque, opaque])
         struct Big: Decodable { let big: String }
-        try log.read(stream: "a") { envelope in
+        try reopened.read(stream: "a") { envelope in
             let payload = try envelope.decodePayload(Big.self)
             #expect(payload.big.count == 10_000)
         }
+        #expect(try reopened.verify().problems.map(\.message).contains { $0.contains("data is not valid JSON") })
     }
 
     @Test(

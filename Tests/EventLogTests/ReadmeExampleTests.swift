@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 import EventLog
@@ -29,7 +30,7 @@ struct ReadmeExampleTests {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/lz4"),
             FileManager.default.isExecutableFile(atPath: "/usr/bin/jq")
         else {
-            print("skipped the lz4 | jq part: lz4 or jq is not installed")
+            try Need.unmet("the lz4 | jq part needs lz4 and jq (apt-get install lz4 jq)")
             return
         }
         let shell = Process()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import EventLog
@@ -138,7 +139,7 @@ struct StandardToolTests {
     @Test("`lz4 -dc` of a segment, appended or compacted, gives valid JSON Lines")
     func lz4Tool() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/lz4") else {
-            print("skipped: the lz4 tool is not installed (apt-get install lz4)")
+            try Need.unmet("the lz4 tool is not installed (apt-get install lz4)")
             return
         }
         let library = TemporaryLibrary()

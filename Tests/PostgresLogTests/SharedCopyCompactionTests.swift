@@ -7,7 +7,7 @@ import TestSupport
 
 /// A shared library's copy on each machine is an `EventLog` in its folder: its writers compact the
 /// segments they seal, as a library of one's own does, without changing what the copy holds.
-@Suite("Compacting a shared library's copy", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("Compacting a shared library's copy", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedCopyCompactionTests {
     /// Copies whose segments seal at 4 KiB, so that a few dozen commits seal several.
     static let options = EventLog.Options(segmentSizeLimit: 4 << 10)

@@ -6,13 +6,6 @@ import PostgresNIO
 import Testing
 import TestSupport
 
-/// CI sets `EPISODIC_REQUIRE_POSTGRES=1`: there the PostgreSQL tests must run, never be skipped.
-@Test("a PostgreSQL server can be started where one is required")
-func postgresServerWhereRequired() {
-    guard ProcessInfo.processInfo.environment["EPISODIC_REQUIRE_POSTGRES"] == "1" else { return }
-    #expect(PostgresServer.shared != nil, "no PostgreSQL server could be started: \(PostgresServer.unavailable ?? "")")
-}
-
 /// A new session with the test server.
 func session() throws -> PostgresSession {
     try PostgresSession(PostgresEndpoint(url: PostgresServer.shared!.url))
@@ -29,7 +22,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 }
 
 /// The shared log's schema and append on a real PostgreSQL server (see `PostgresServer`).
-@Suite("Shared log on PostgreSQL", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("Shared log on PostgreSQL", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedLogTests {
     /// A fresh library schema, prepared, and a session.
     func library() throws -> (String, PostgresSession) {
@@ -216,7 +209,7 @@ final class Results: @unchecked Sendable {
     var errors: [any Error] { lock.withLock { all.compactMap { $0 } } }
 }
 
-@Suite("TLS to the shared library's server", .enabled(if: PostgresServer.shared?.tlsURL != nil, "no PostgreSQL server with TLS could be started"))
+@Suite("TLS to the shared library's server", .enabled(if: try PostgresServer.speaksTLS, "no PostgreSQL server with TLS could be started"))
 struct SharedLogTLSTests {
     @Test("sslmode=require talks TLS to the server; sslmode=disable does not")
     func tls() throws {

@@ -13,6 +13,7 @@ struct SubmitCommand: ParsableCommand {
             Each command is its own commit, and the first refused one stops the rest (--keep-going goes on). \
             Commands run in groups of up to 10,000 that share one fsync; each group's result lines are printed \
             once its commits are on disk, and other writers may take their turn between groups. \
+            With --sync-each, each command is a group of its own, synced before the next one starts. \
             With --atomic, every command is decided first and all go in one commit, or none does. \
             A result line is printed per command done; a refused one is reported on standard error with its line \
             (with --json, as a result line like the others: one per command tried).
@@ -27,9 +28,12 @@ struct SubmitCommand: ParsableCommand {
     @Argument(help: "The file of commands, or - (the default) for standard input.") var file = "-"
     @Flag(help: "All commands in one commit, or none.") var atomic = false
     @Flag(help: "Go on after a refused command (not with --atomic).") var keepGoing = false
+    @Flag(help: "Sync each command to disk before the next one starts, rather than one fsync a group (slower).")
+    var syncEach = false
 
     func validate() throws {
         if atomic && keepGoing { throw ValidationError("--atomic and --keep-going cannot be given together: an atomic batch is all or nothing.") }
+        if atomic && syncEach { throw ValidationError("--atomic and --sync-each cannot be given together: an atomic batch is one commit, synced once.") }
     }
 
     func run() throws {
@@ -57,7 +61,8 @@ struct SubmitCommand: ParsableCommand {
             do {
                 _ = try library.submit(
                     submissions, actor: session.actor, atomic: atomic, keepGoing: keepGoing, timingCreations: true,
-                    progress: { bar.update(done: $0, of: submissions.count, unit: "commands") }, acknowledged: report)
+                    progress: { bar.update(done: $0, of: submissions.count, unit: "commands") },
+                    groupLimit: syncEach ? 1 : Library.submitGroupLimit, acknowledged: report)
             } catch let failure as SubmitFailure {
                 bar.finish()
                 session.printRefusal(failure, line: lines[failure.index].line)

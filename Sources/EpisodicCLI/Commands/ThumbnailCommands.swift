@@ -111,9 +111,9 @@ struct ThumbnailCommands: ParsableCommand {
             commandName: "render",
             abstract: "Render the episode's thumbnail from its current background, overlay, settings and text, and store it.",
             discussion: """
-                The stored thumbnail is at most 1024 pixels on its longest side: PNG when there is an overlay, JPEG \
-                otherwise. It is drawn before the library is locked; if the episode changes meanwhile, the render is \
-                refused and nothing is written: render again. `thumbnail export` writes one at full size.
+                The stored thumbnail is a JPEG of at most 1024 pixels on its longest side, overlay and all. It is \
+                drawn before the library is locked; if the episode changes meanwhile, the render is refused and \
+                nothing is written: render again. `thumbnail export` writes one at full size.
 
                 Examples:
                   episodic thumbnail render "Night Shift/3"

@@ -77,12 +77,6 @@ public enum EpisodeDecider: Decider {
                     setting: "stored thumbnail size", value: "\(image.width) x \(image.height)",
                     allowed: "at most \(storedThumbnailSide) pixels on the longest side")
             }
-            let format = RenderedThumbnail.Format.stored(withOverlay: inputs.overlay != nil)
-            guard thumbnail.format == format else {
-                throw .settingOutOfRange(
-                    setting: "stored thumbnail format", value: thumbnail.format.rawValue,
-                    allowed: "\(format.rawValue) (PNG when there is an overlay, JPEG otherwise)")
-            }
             return unless(thumbnail == episode.thumbnail, .thumbnailRendered(ThumbnailRendered(episodeID: id, thumbnail: thumbnail)))
         }
     }

@@ -52,11 +52,10 @@ public struct ThumbnailInputs: Hashable, Sendable, Codable {
 
 /// A rendered thumbnail as stored: at most 1024 px on its longest side.
 public struct RenderedThumbnail: Hashable, Sendable, Codable {
+    /// The renderer's choice, from the pixels it drew: JPEG for an opaque image, PNG for one with
+    /// transparency. Renders recorded before that choice are PNG wherever an overlay was drawn.
     public enum Format: String, Hashable, Sendable, Codable, CaseIterable {
         case jpeg, png
-
-        /// JPEG for a background alone; PNG when an overlay is drawn, whose sharp edges JPEG would smear.
-        public static func stored(withOverlay: Bool) -> Format { withOverlay ? .png : .jpeg }
     }
 
     public var image: ImageRef

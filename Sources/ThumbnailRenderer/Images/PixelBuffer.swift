@@ -56,8 +56,7 @@ package struct PixelBuffer: Hashable, Sendable {
                 index += 4
             }
         }
-        let translucent = stride(from: 3, to: rgba.count, by: 4).contains { rgba[$0] != 255 }
-        guard let bytes = image.encoded(as: format, alpha: translucent) else { throw .outOfMemory(width: width, height: height) }
+        guard let bytes = image.encoded(as: format, alpha: !image.isOpaque) else { throw .outOfMemory(width: width, height: height) }
         return bytes
     }
 }

@@ -33,6 +33,22 @@ final class GDImage {
     /// Draws `color` over the pixel (blended by its alpha); nothing outside the image.
     func blend(_ color: GDColor, _ x: Int, _ y: Int) { LibGD.gd.imageSetPixel!(pointer, Int32(x), Int32(y), color.rawValue) }
 
+    /// Whether drawing blends what it draws onto the pixels by its alpha (as a new image does), or
+    /// replaces them, alpha included.
+    var blends: Bool {
+        get { pointer.pointee.alphaBlendingFlag != 0 }
+        set { LibGD.gd.imageAlphaBlending!(pointer, newValue ? 1 : 0) }
+    }
+
+    /// Whether every pixel is opaque (libgd's alpha 0 of 127).
+    var isOpaque: Bool {
+        for y in 0..<height {
+            let row = pointer.pointee.tpixels[y]!
+            for x in 0..<width where row[x] & 0x7F00_0000 != 0 { return false }
+        }
+        return true
+    }
+
     /// Sets every pixel to `color`, alpha included rather than blended.
     func fill(_ color: GDColor) {
         LibGD.gd.imageAlphaBlending!(pointer, 0)

@@ -25,7 +25,7 @@ public enum ThumbnailRenderer {
         try canvas.draw(backgroundImage)
         if let overlayImage { try canvas.draw(overlayImage) }
         let drawn = try canvas.drawText(text, font: font, settings: settings)
-        return Thumbnail(image: canvas, hasOverlay: overlayImage != nil, fontSize: drawn.fontSize, lineCount: drawn.lineCount)
+        return Thumbnail(image: canvas, fontSize: drawn.fontSize, lineCount: drawn.lineCount)
     }
 
     /// Decodes the images as ``render(background:overlay:settings:text:font:)`` does, and draws nothing:

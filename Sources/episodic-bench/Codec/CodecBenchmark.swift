@@ -6,7 +6,9 @@ import PodcastDomain
 
 /// `episodic-bench codec`: the event codec against Foundation's `JSONEncoder` and `JSONDecoder` on the
 /// same payloads, in the same run, alternating round by round: the figures that justify keeping a
-/// JSON codec of our own.
+/// JSON codec of our own. Before timing, each side's output is checked against the other's: the same
+/// bytes encoded, the same events decoded; a difference stops the run, since a faster codec that
+/// writes or reads something else proves nothing.
 struct CodecBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "codec",
@@ -35,6 +37,9 @@ struct CodecBenchmark: ParsableCommand {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let decoder = JSONDecoder()
+        try Self.checkSameOutput(events, payloads, encoder: encoder, decoder: decoder)
+        report.line("same output", "both encoders wrote the same bytes for all \(events.count.grouped()) payloads, and both decoders read back the events encoded")
         var ours: [Double] = [], foundation: [Double] = []
         for _ in 0..<rounds {
             ours.append(timed { for event in events { _ = EventCoding.encode(event) } })
@@ -42,7 +47,6 @@ struct CodecBenchmark: ParsableCommand {
         }
         compare("encode", ours, foundation, count: events.count, report: report)
 
-        let decoder = JSONDecoder()
         let datas = payloads.map { Data($0) }
         ours = []
         foundation = []
@@ -58,6 +62,30 @@ struct CodecBenchmark: ParsableCommand {
         }
         compare("decode", ours, foundation, count: events.count, report: report)
         report.finish()
+    }
+
+    /// Stops the run unless Foundation writes each payload byte for byte as the event codec does, and
+    /// each side decodes every payload back into the event it was made from.
+    private static func checkSameOutput(
+        _ events: [DomainEvent], _ payloads: [[UInt8]], encoder: JSONEncoder, decoder: JSONDecoder
+    ) throws {
+        for (event, payload) in zip(events, payloads) {
+            let theirs = try encoder.encode(event.payload)
+            guard Array(theirs) == payload else {
+                throw BenchFailure(
+                    "codec: the encoders differ on a \(event.type): event codec \(String(decoding: payload, as: UTF8.self)), "
+                        + "JSONEncoder \(String(decoding: theirs, as: UTF8.self))")
+            }
+            let ours = try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: payload)
+            guard ours == event, try isDecoded(like: event.payload, Data(payload), with: decoder) else {
+                throw BenchFailure("codec: a decoder did not read back the \(event.type) encoded as \(String(decoding: payload, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// Whether Foundation decodes `data` into `sample` itself.
+    private static func isDecoded<Payload: EventPayload>(like sample: Payload, _ data: Data, with decoder: JSONDecoder) throws -> Bool {
+        try decode(like: sample, data, with: decoder) == sample
     }
 
     /// Decodes `data` with Foundation into the type of `sample`.

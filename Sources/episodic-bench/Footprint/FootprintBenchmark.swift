@@ -77,11 +77,18 @@ struct FootprintBenchmark: ParsableCommand {
                     + "peak RSS \(RebuildFigures.megabytes(peak)) (target <= \(RebuildFigures.megabytes(Self.peakTargetBytes)))"
                     + RebuildFigures.verdict(peak <= Self.peakTargetBytes))
         }
+        let allRate = Double(main.events) / rebuild
+        report.line(
+            "rebuild --all rate",
+            "\(allRate.grouped()) events/s: \(main.events.grouped()) events into all three read models (sidebar, episode-detail, "
+                + "search, whose transcripts are read from the blobs), the whole command from spawn to exit")
         report.line(
             "verify / rebuild",
             "\((verify / rebuild).grouped(decimals: 2))x, medians of the same rounds (target <= \(Self.verifyTarget.grouped(decimals: 1))x)"
                 + RebuildFigures.verdict(verify / rebuild <= Self.verifyTarget))
+        report.value("events", main.events)
         report.value("rebuildSeconds", rebuild)
+        report.value("rebuildAllEventsPerSecond", allRate)
         report.value("rebuildPeakRSSBytes", Int(rebuildPeak))
         report.value("verifySeconds", verify)
         report.value("verifyPeakRSSBytes", Int(verifyPeak))

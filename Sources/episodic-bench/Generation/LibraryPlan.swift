@@ -52,7 +52,7 @@ struct LibraryPlan: CustomStringConvertible {
     }
 
     var description: String {
-        "plan 1: events \(events), podcasts \(podcasts), big podcast \(bigPodcastEpisodes), "
+        "plan 2: events \(events), podcasts \(podcasts), big podcast \(bigPodcastEpisodes), "
             + "other episodes \(otherEpisodes), transcripts \(transcripts) of \(transcriptBytes) bytes, "
             + "images x\(imageScale) (\(images)), decisions per commit \(decisionsPerCommit), seed \(seed)"
     }

@@ -189,10 +189,10 @@ struct StudioDirector {
         return episodeCommand(.recordSubtitles(entry.subtitles), id, episode.podcastID)
     }
 
-    /// A render of the episode's current inputs: a 1024 x 576 image, PNG when there is an overlay.
+    /// A render of the episode's current inputs: a 1024 x 576 JPEG, as the renderer stores every render.
     private mutating func render(_ id: EpisodeID) -> [DomainEvent] {
         guard let episode = shell.episode(id), let inputs = episode.thumbnailInputs else { return [] }
-        let thumbnail = RenderedThumbnail(image: pick(images.renders), format: inputs.overlay == nil ? .jpeg : .png, inputs: inputs)
+        let thumbnail = RenderedThumbnail(image: pick(images.renders), format: .jpeg, inputs: inputs)
         return episodeCommand(.recordThumbnail(thumbnail), id, episode.podcastID)
     }
 

@@ -27,7 +27,9 @@ enum RebuildFigures {
         report.line(
             "rebuild rate",
             "\(rate.grouped()) events/s, median of \(rebuilds) (target >= \(rateTarget.grouped()), aim \(rateAim.grouped()))"
-                + verdict(rate >= rateTarget))
+                + verdict(rate >= rateTarget)
+                + "; two read models of three, sidebar and episode-detail: search, which reads the transcripts, is "
+                + "measured apart below, and `footprint` times all three (`episodic projections rebuild --all`)")
         let scan = try plainScanRate(library.path)
         report.line(
             "plain read of the log",

@@ -1,9 +1,12 @@
 import ArgumentParser
+import EventLog
+import Foundation
 import PodcastDomain
 import ThumbnailRenderer
 
 /// `episodic-bench thumbnail`: the time to render a 1920 x 1080 thumbnail with a background, an overlay
-/// and outlined text, then shrink and encode it for storage, as the CLI does on each render; once from a
+/// and outlined text, then shrink, encode and write it into a blob store on the disk (synced, as the
+/// CLI stores each render; a fresh store each round, since the same bytes are stored once); once from a
 /// background of the canvas's size (target: under 150 ms) and once from a camera-sized one (4000 x 3000,
 /// target: under 200 ms). Then the time of full-size exports. Median and p99 over rounds. Beside render +
 /// store, in the same rounds, the codecs' share, which no renderer avoids: decoding the two images as
@@ -12,6 +15,9 @@ struct ThumbnailBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "thumbnail",
         abstract: "Measures thumbnail rendering at 1920 x 1080: render, stored encoding, and export.")
+
+    @Option(help: "A folder to work in, on the disk under test, which must not exist yet. (default: ./.bench/thumbnail-<pid>; removed at the end)")
+    var library: String?
 
     @Option(help: "Renders timed for each background (one more runs first, untimed).")
     var rounds = 20
@@ -59,6 +65,9 @@ struct ThumbnailBenchmark: ParsableCommand {
     func run() throws {
         let report = Report(jsonOutput: json)
         guard let size = backgroundSize else { throw BenchFailure("--background: not a size") }
+        let folder = try BenchFolder.create(at: library ?? ".bench/thumbnail-\(getpid())")
+        defer { folder.remove() }
+        report.folder(folder.root, kept: false)
         var settings = ThumbnailSettings.defaults
         settings.placeText(at: .bottomRight)
         settings.fontSize = fontSize
@@ -73,7 +82,7 @@ struct ThumbnailBenchmark: ParsableCommand {
             report.line(
                 "inputs", "background \(measured.width) x \(measured.height), \(kilobytes(scene.background)) KB JPEG; "
                     + "overlay 1920 x 1080, \(kilobytes(scene.overlay)) KB PNG; \"\(text)\" at \(fontSize.grouped()) pt, outlined")
-            let (timings, stored) = try self.measure(scene, settings, font: font)
+            let (timings, stored) = try self.measure(scene, settings, font: font, in: folder.root + "/\(index)")
             let total = timings.renderAndStore
             figure(
                 "render + store", total, key: key(measured, "total"), report,
@@ -86,7 +95,10 @@ struct ThumbnailBenchmark: ParsableCommand {
             figure("  render", timings.render, key: key(measured, "render"), report, " (decode both images, compose, draw the text)")
             figure(
                 "  store", timings.store, key: key(measured, "store"), report,
-                " (shrink to \(stored.width) x \(stored.height), \(stored.format.rawValue.uppercased()) \(kilobytes(stored.bytes)) KB)")
+                " (shrink to \(stored.width) x \(stored.height), \(stored.format.rawValue.uppercased()) \(kilobytes(stored.bytes)) KB, "
+                    + "written into a blob store and synced)")
+            report.value(key(measured, "storedBytes"), stored.bytes.count)
+            report.value(key(measured, "storedFormat"), stored.format.rawValue)
             if index == 0 { exports = timings }
         }
         figure("export PNG", exports.exportPNG, key: "exportPNG", report, " (full size, 1920 x 1080 background)")
@@ -99,9 +111,10 @@ struct ThumbnailBenchmark: ParsableCommand {
         measured.key.isEmpty ? name : measured.key + name.prefix(1).uppercased() + name.dropFirst()
     }
 
-    /// Renders `rounds` + 1 times, timing every step but in the first round; returns the last stored result.
+    /// Renders `rounds` + 1 times, timing every step but in the first round; returns the last stored
+    /// result. Each round stores into a blob store of its own under `folder`.
     private func measure(
-        _ scene: ThumbnailScene, _ settings: ThumbnailSettings, font: ThumbnailFont
+        _ scene: ThumbnailScene, _ settings: ThumbnailSettings, font: ThumbnailFont, in folder: String
     ) throws -> (Timings, StoredThumbnail) {
         var timings = Timings()
         var thumbnail: Thumbnail?, stored: StoredThumbnail?
@@ -111,12 +124,21 @@ struct ThumbnailBenchmark: ParsableCommand {
                     background: scene.background, overlay: scene.overlay, settings: settings, text: text, font: font)
             }
             guard let thumbnail else { throw BenchFailure("thumbnail: no render ran") }
-            let store = try timed { stored = try thumbnail.stored() }
+            let blobs = BlobStore(directory: folder + "/round-\(round)")
+            try FileManager.default.createDirectory(atPath: blobs.directory, withIntermediateDirectories: true)
+            let store = try timed {
+                let small = try thumbnail.stored()
+                try blobs.put(small.bytes)
+                stored = small
+            }
+            guard let written = stored, blobs.contains(BlobStore.reference(for: written.bytes)) else {
+                throw BenchFailure("thumbnail: the stored thumbnail is not in \(blobs.directory)")
+            }
             let decode = try timed {
                 try ThumbnailRenderer.decodeOnly(background: scene.background, overlay: scene.overlay, settings: settings)
             }
             let small = try thumbnail.shrunkForStorage()
-            let encodeStored = try timed { _ = try small.encoded(as: small.storedFormat) }
+            let encodeStored = try timed { _ = try small.encodedForStorage() }
             let exportPNG = try timed { _ = try thumbnail.encoded(as: .png) }
             let exportJPEG = try timed { _ = try thumbnail.encoded(as: .jpeg) }
             guard round > 0 else { continue }

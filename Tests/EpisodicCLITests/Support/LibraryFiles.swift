@@ -100,7 +100,7 @@ extension LibraryFiles {
 }
 
 /// Mounts for the tests that need another file system: a read-only view, a small one that fills up.
-/// They need root; a test that cannot mount says why and skips.
+/// They need root; a test that cannot mount says why and skips, or fails under CI (`Need`).
 enum Mounts {
     /// Runs `mount arguments...`; nil when it worked, else what it said.
     static func mount(_ arguments: [String]) -> String? {

@@ -1,4 +1,5 @@
 import CoreValues
+import DomainTestSupport
 import Testing
 
 @testable import PodcastDomain
@@ -51,13 +52,35 @@ struct EpisodeDeciderTests {
             .thenRefused(.episodeAlreadyExists(id))
     }
 
-    @Test("later changes to the podcast's defaults do not reach an existing episode")
-    func defaultsDoNotReachExistingEpisodes() {
-        let episode = EpisodeDecider.fold([
-            Fixture.episodeCreated(),
-            .podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: Fixture.podcast, thumbnailDefaults: ThumbnailSettings(fontSize: 12))),
-        ])
-        #expect(episode.live?.thumbnailSettings == .defaults)
+    @Test("later changes to the podcast's defaults and overlay do not reach an existing episode; an episode created after takes them")
+    func defaultsDoNotReachExistingEpisodes() throws {
+        // Given a podcast with defaults and an overlay, and an episode created with them, through the
+        // deciders and the library's one fold
+        var library = InMemoryLibrary()
+        let show = Fixture.podcast
+        let (first, later) = (ThumbnailSettings(fontSize: 96), ThumbnailSettings(fontSize: 12))
+        for command: PodcastCommand in [
+            .create(id: show, name: "Show", at: at), .changeThumbnailDefaults(first), .setDefaultOverlay(Fixture.image("first")),
+        ] {
+            _ = try library.run(.podcast(show, command)).get()
+        }
+        _ = try library.run(.episode(id, podcast: show, .create(id: id, title: "Pilot", at: at))).get()
+        #expect(library.state.episode(id).live?.thumbnailSettings == first)
+
+        // When the podcast's defaults and overlay change
+        let changes = try library.run(.podcast(show, .changeThumbnailDefaults(later))).get()
+            + library.run(.podcast(show, .setDefaultOverlay(Fixture.image("later")))).get()
+
+        // Then the podcast holds the new ones, the existing episode keeps those it was created with, and
+        // an episode created now takes the new ones
+        #expect(changes.map(\.type) == [PodcastThumbnailDefaultsChanged.type, PodcastDefaultOverlaySet.type])
+        #expect(library.state.podcast(show).live?.thumbnailDefaults == later)
+        #expect(library.state.episode(id).live?.thumbnailSettings == first)
+        #expect(library.state.episode(id).live?.overlay == Fixture.image("first"))
+        let next = Fixture.otherEpisode
+        _ = try library.run(.episode(next, podcast: show, .create(id: next, title: "Second", at: at))).get()
+        #expect(library.state.episode(next).live?.thumbnailSettings == later)
+        #expect(library.state.episode(next).live?.overlay == Fixture.image("later"))
     }
 
     // MARK: light fields
@@ -188,7 +211,7 @@ struct EpisodeDeciderTests {
         #expect(EpisodeDecider.fold([Fixture.episodeCreated(number: 42)]).live?.effectiveThumbnailText == "EP 42")
     }
 
-    @Test("a render needs a background and the current inputs, stored at most 1024 px, PNG only with an overlay")
+    @Test("a render needs a background and the current inputs, stored at most 1024 px, in the format the renderer chose")
     func render() {
         Given(podcast, episode: [Fixture.episodeCreated()])
             .when(.recordThumbnail(Fixture.render(of: Fixture.withBackground))).thenRefused(.renderNeedsBackground)
@@ -202,9 +225,10 @@ struct EpisodeDeciderTests {
         var big = render
         big.image = Fixture.image("thumb", 1920, 1080)
         #expect((try? given.when(.recordThumbnail(big)).result.get()) == nil)
+        // The renderer chooses the format from the pixels (PNG for transparency): either is recorded as given.
         var png = render
         png.format = .png
-        #expect((try? given.when(.recordThumbnail(png)).result.get()) == nil)
+        given.when(.recordThumbnail(png)).then([.thumbnailRendered(ThumbnailRendered(episodeID: id, thumbnail: png))])
         let rendered = Fixture.withBackground + [.thumbnailRendered(ThumbnailRendered(episodeID: id, thumbnail: render))]
         Given(podcast, episode: rendered).when(.recordThumbnail(render)).thenNothingHappens()
     }

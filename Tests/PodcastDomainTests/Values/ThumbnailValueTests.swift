@@ -23,12 +23,6 @@ struct ThumbnailValueTests {
         #expect(settings.textPosition == nil)
     }
 
-    @Test("the stored format is PNG with an overlay, JPEG without")
-    func storedFormat() {
-        #expect(RenderedThumbnail.Format.stored(withOverlay: true) == .png)
-        #expect(RenderedThumbnail.Format.stored(withOverlay: false) == .jpeg)
-    }
-
     @Test("validated settings are the ones a command stores, or the rule they break")
     func validated() throws {
         var settings = ThumbnailSettings.defaults

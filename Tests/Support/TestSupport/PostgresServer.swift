@@ -4,17 +4,28 @@ import Foundation
 /// as root, which PostgreSQL refuses to run as), in a temporary folder, listening only on a Unix socket
 /// there. Stopped, and its folder removed, when the process exits. The tests' server (``shared``) runs
 /// with `fsync=off`; a benchmark starts its own with fsync on (``start(fsync:)``). When no server can
-/// be started, ``unavailable`` says why and the tests that need one are skipped, saying so.
+/// be started, ``unavailable`` says why and the tests that need one are skipped, saying so, or fail
+/// where they must run (``isAvailable``).
 public final class PostgresServer: Sendable {
     public static let shared: PostgresServer? = start(fsync: false)
     /// Why no server could be started; nil when one runs.
     nonisolated(unsafe) public static var unavailable: String?
 
+    /// Whether ``shared`` runs, for `.enabled(if: try PostgresServer.isAvailable)`. Where none could be
+    /// started, the tests that need one are skipped, saying why, except under CI or with
+    /// `EPISODIC_REQUIRE_POSTGRES=1`, where they fail (``Need``).
     public static var isAvailable: Bool {
-        if shared == nil {
-            FileHandle.standardError.write(Data("PostgreSQL tests skipped: \(unavailable ?? "no server")\n".utf8))
+        get throws {
+            let required = ProcessInfo.processInfo.environment["EPISODIC_REQUIRE_POSTGRES"] == "1" ? "EPISODIC_REQUIRE_POSTGRES=1" : nil
+            return try Need.met(shared != nil, "no PostgreSQL server could be started: \(unavailable ?? "no server")", requiredBy: required)
         }
-        return shared != nil
+    }
+
+    /// Whether ``shared`` also speaks TLS (``tlsURL``), under the same rule as ``isAvailable``.
+    public static var speaksTLS: Bool {
+        get throws {
+            try isAvailable && Need.met(shared?.tlsURL != nil, "the PostgreSQL server has no TLS: openssl could not make its certificate")
+        }
     }
 
     public let folder: String

@@ -9,6 +9,8 @@ struct Tolerance {
     var pixels: Double
 
     static let goldens = Tolerance(channel: 16, pixels: 0.005)
+    /// A JPEG of quality 80 against the pixels it was made from: ringing beside sharp edges.
+    static let jpeg = Tolerance(channel: 32, pixels: 0.02)
 }
 
 /// What differs between two images of the same size: how many pixels differ by more than a tolerance.

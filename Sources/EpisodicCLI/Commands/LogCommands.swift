@@ -201,10 +201,16 @@ struct LogCommands: ParsableCommand {
                 }
             }
             if let server = result.server {
-                lines.append(server.isClean
-                    ? "server: \(server.location) holds the same \(server.localHead) events, hashing to \(server.serverHash)"
-                    : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
-                        + "hash to \(server.serverHash), this machine's to \(server.localHash)")
+                if server.isClean {
+                    lines.append("server: \(server.location) holds the same \(server.localHead) events, hashing to \(server.serverHash), "
+                        + "and every commit through its head (\(server.serverHead)) continues the chain")
+                } else {
+                    lines.append(server.serverHash == server.localHash
+                        ? "server: \(server.location): \(server.problems.count) problem(s)"
+                        : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
+                            + "hash to \(server.serverHash.isEmpty ? "nothing" : server.serverHash), this machine's to \(server.localHash)")
+                    lines += server.problems.map { "  - \($0)" }
+                }
             }
             if !result.keptFoldProblems.isEmpty {
                 lines.append("kept folds: \(result.keptFoldProblems.count) not the log's (removed; the next command folds their streams whole)")
@@ -223,7 +229,7 @@ extension LogCommands {
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "repair",
-            abstract: "Set aside bytes at the end of the log that are not a whole commit.",
+            abstract: "Set aside bytes at the end of the log that are not a whole commit, and rows past a shared library's head.",
             discussion: """
                 Any command that writes does this on its own when the log ends in a commit that was never \
                 acknowledged (its command died while writing it): the bytes are moved into quarantine/, never \
@@ -234,26 +240,58 @@ extension LogCommands {
                 backup (`episodic restore`), or give that commit up with --discard-damaged-tail: its bytes go \
                 to quarantine/ as well, and the read models are rebuilt from what the log then holds.
 
+                On a shared library, it also shows the rows the server holds past its head: no append wrote them \
+                (an append moves the head over what it writes), no machine holds them, and they stop every \
+                append (exit 74). With --set-aside-server-rows they are moved into the schema's set_aside table, \
+                kept as they were. A row the head covers is never touched: one that was changed on the server \
+                is restored with the server's database.
+
                 Examples:
                   episodic log repair
                   episodic log repair --discard-damaged-tail
+                  episodic log repair --set-aside-server-rows
                 """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Set aside damaged bytes at the end of the log even though they were an acknowledged commit.")
         var discardDamagedTail = false
+        @Flag(help: "On a shared library, move the rows the server holds past its head into the schema's set_aside table.")
+        var setAsideServerRows = false
 
         func run() throws {
             try Session.run(global) { session in
                 let library = try session.library()
                 let recovered = try library.repair(discardingDamagedTail: discardDamagedTail)
                 let head = library.head
+                let past = try library.rowsPastServerHead()
+                let setAside = past != nil && setAsideServerRows ? try library.setAsideRowsPastServerHead() : nil
                 if global.json {
-                    return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
+                    session.printJSON(RepairRecord(
+                        recovered: recovered.map(RecoveredRecord.init), head: head.rawValue,
+                        server: past.map { ServerRecord($0, setAside: setAside) }))
+                } else {
+                    if recovered.isEmpty {
+                        Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
+                    }
+                    // What was set aside is said on stderr, as after any command that writes.
+                    if let past { Self.report(past, setAside: setAside) }
                 }
-                if recovered.isEmpty {
-                    Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
-                }
-                // What was set aside is said on stderr, as after any command that writes.
+                if past != nil && setAside == nil { throw ExitCode(ExitStatus.damaged.rawValue) }
+            }
+        }
+
+        /// What the server holds past its head, and what became of it.
+        static func report(_ past: RowsPastHead, setAside: Int?) {
+            let count = past.events.count
+            Terminal.say(TerminalText(
+                "The shared library's server holds \(Amount.events(UInt64(count))) past its head (position \(past.head.rawValue)), "
+                    + "from position \(past.first.rawValue) on; no append wrote them, and they stop every append:"))
+            for event in past.events {
+                Terminal.say(TerminalText("  \(event.position.rawValue)  \(event.type)  by \(event.actor)  in \(event.stream.rawValue)"))
+            }
+            if let setAside {
+                Terminal.say("Set aside \(Amount.count(setAside, "row")) into the schema's set_aside table; appends go on.")
+            } else {
+                Terminal.say("`episodic log repair --set-aside-server-rows` moves them into the schema's set_aside table.")
             }
         }
     }
@@ -262,6 +300,29 @@ extension LogCommands {
 private struct RepairRecord: Encodable {
     var recovered: [RecoveredRecord]
     var head: UInt64
+    var server: ServerRecord?
+}
+
+/// What a repair found past a shared library's head, and whether it set it aside.
+private struct ServerRecord: Encodable {
+    struct Row: Encodable {
+        var position: UInt64
+        var type: String
+        var actor: String
+        var stream: String
+    }
+
+    var head: UInt64
+    var firstPastHead: UInt64
+    var pastHead: [Row]
+    var setAside: Int?
+
+    init(_ past: RowsPastHead, setAside: Int?) {
+        head = past.head.rawValue
+        firstPastHead = past.first.rawValue
+        pastHead = past.events.map { Row(position: $0.position.rawValue, type: $0.type, actor: $0.actor, stream: $0.stream.rawValue) }
+        self.setAside = setAside
+    }
 }
 
 private struct VerifyRecord: Encodable {
@@ -301,6 +362,7 @@ private struct VerifyRecord: Encodable {
         var localHead: UInt64
         var serverHash: String
         var localHash: String
+        var problems: [String]
         var clean: Bool
     }
 
@@ -323,7 +385,7 @@ private struct VerifyRecord: Encodable {
         server = result.server.map {
             Server(
                 location: $0.location, serverHead: $0.serverHead.rawValue, localHead: $0.localHead.rawValue, serverHash: $0.serverHash,
-                localHash: $0.localHash, clean: $0.isClean)
+                localHash: $0.localHash, problems: $0.problems, clean: $0.isClean)
         }
     }
 }

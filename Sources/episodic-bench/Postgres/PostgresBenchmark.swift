@@ -99,7 +99,7 @@ struct PostgresBenchmark: ParsableCommand {
                                 let commit = Commit(
                                     events: events, expectations: [stream: version == 0 ? .noStream : .exactly(version)],
                                     commandID: CommandID(UUID()), actor: "bench", timestamp: .now)
-                                _ = try PostgresAppend.append(commit, schema: schema, on: session)
+                                _ = try PostgresAppend.appendAtHead(commit, schema: schema, on: session)
                                 version += eventsPerCommit
                                 commits.add(1)
                             }

@@ -175,7 +175,7 @@ let package = Package(
             name: "EpisodicTests",
             dependencies: [
                 "Episodic", "EventCodec", "EventLog", "PodcastDomain", "PostgresLog", "Projections", "ThumbnailRenderer", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // Runs the built `episodic` binary as a child process against real libraries.

@@ -5,7 +5,8 @@ import PostgresNIO
 /// Where a shared library's server is, from a standard PostgreSQL connection URL:
 /// `postgres://user@host:port/database?sslmode=require`, or with `?host=/run/postgresql` for a Unix
 /// socket. The password is never part of what is kept: it comes from the URL as typed, `PGPASSWORD`,
-/// or the password file (`PGPASSFILE`, else `~/.pgpass`), in that order, and ``description`` leaves it out.
+/// or the password file (`PGPASSFILE`, else `.pgpass` in `$HOME` or the user's home), in that order, and
+/// ``description`` leaves it out.
 public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
     public enum Transport: Sendable, Equatable {
         case tcp(host: String, port: Int)
@@ -133,7 +134,7 @@ public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func passwordFile(_ environment: [String: String]) -> String {
-        environment["PGPASSFILE"] ?? (NSHomeDirectory() + "/.pgpass")
+        environment["PGPASSFILE"] ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.pgpass")
     }
 
     /// What makes libpq ignore a password file that is there.

@@ -174,3 +174,4 @@ BEGIN
     EXECUTE format('GRANT USAGE ON SCHEMA %I TO %I', current_schema(), editor);
     EXECUTE format('GRANT SELECT ON ALL TABLES IN SCHEMA %I TO %I', current_schema(), editor);
 END $$;
+REVOKE EXECUTE ON FUNCTION grant_editor(text) FROM PUBLIC;

@@ -77,6 +77,8 @@ public final class EventLog {
     var knownVersions: [StreamID: Int] = [:]
     /// The hash of the last commit, so that a writer reads it back once, not per commit.
     var chainTip: ChainTip?
+    /// Frames of sealed segments that stream reads decoded, so that reads meeting one again copy it.
+    let decodedFrames = DecodedFrames()
     /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
     /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
     public internal(set) var unreadableTail: UnreadableTail?

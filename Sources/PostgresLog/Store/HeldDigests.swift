@@ -61,14 +61,32 @@ struct HeldDigests {
     mutating func extend(from log: EventLog) throws {
         guard through < log.head else { return }
         hash = try Self.walk(log, after: through, hash: hash) { row in
-            partial.append(RowDigest.hash(of: row))
-            if partial.count == Int(RowDigest.blockSize) {
-                blocks.append(RowDigest.digest(partial))
-                partial.removeAll(keepingCapacity: true)
-            }
-            through = row.event.position
+            add(row)
             return true
         }
+    }
+
+    /// Covers `commit` as well, which the copy has just taken after ``through``, as checked against the
+    /// chain: what a catch-up copies is covered without reading it back. Nothing for a commit that does
+    /// not follow ``through``.
+    mutating func add(_ commit: ChainedCommit) {
+        guard commit.positions.lowerBound == through.next, let commitHash = commit.hash else { return }
+        for event in commit.stored.events {
+            let first = event.position == commit.positions.lowerBound
+            add(ServerRow(
+                event: event, commitFirst: commit.positions.lowerBound, commitLast: commit.positions.upperBound,
+                chained: commit.stored.chained, prev: first ? commit.prev : nil, hash: first ? commitHash : nil))
+        }
+        hash = commitHash
+    }
+
+    private mutating func add(_ row: ServerRow) {
+        partial.append(RowDigest.hash(of: row))
+        if partial.count == Int(RowDigest.blockSize) {
+            blocks.append(RowDigest.digest(partial))
+            partial.removeAll(keepingCapacity: true)
+        }
+        through = row.event.position
     }
 
     /// The digest of `block`: a complete one's, or the partial block's through ``through``.

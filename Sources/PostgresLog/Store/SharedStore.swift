@@ -167,7 +167,9 @@ public final class SharedStore: LogStore {
         let serverHead = try check(shared).head
         let target = min(end ?? serverHead, serverHead)
         guard local.head < target else { return }
-        if end == nil { try checkHeldRows(on: shared) }
+        // The digests of the rows copied, kept as they are copied, so that the next check reads none back.
+        var held = end == nil ? try checkHeldRows(on: shared) : nil
+        defer { if let held { try? held.save(in: local) } }
         var hash = try local.lastCommitHash()
         while local.head < target {
             let commits = try shared.commits(after: local.head, through: target)
@@ -178,6 +180,7 @@ public final class SharedStore: LogStore {
             if continuing > 0 {
                 let copied = Result { () throws(EventLogError) in try writer.copy(commits.prefix(continuing).map(\.stored)) }
                 if case .failure(let error) = copied { throw Self.copyFailure(error, at: local.head.next) }
+                for commit in commits.prefix(continuing) { held?.add(commit) }
             }
             if let failure { throw failure }
             hash = last
@@ -206,12 +209,15 @@ extension SharedStore {
     }
 
     /// Checks that the server still holds every row the copy holds, in one query (a digest per block of
-    /// positions), and names the first position where it does not.
-    func checkHeldRows(on shared: SharedLog) throws {
-        guard local.head > .none, let id = local.libraryID else { return }
+    /// positions), and names the first position where it does not. Returns the copy's digests, through
+    /// its head, for a catch-up to go on with; nil for a copy without a library id.
+    @discardableResult
+    func checkHeldRows(on shared: SharedLog) throws -> HeldDigests? {
+        guard let id = local.libraryID else { return nil }
         var held = HeldDigests.load(from: local, libraryID: id)
         let before = held.through
         try held.extend(from: local)
+        guard local.head > .none else { return held }
         let theirs = try shared.blockDigests(through: local.head)
         let blocks = 0...RowDigest.block(of: local.head)
         if blocks.contains(where: { theirs[$0] != held.digest(of: $0) }) {
@@ -223,6 +229,7 @@ extension SharedStore {
             }
         }
         if held.through != before { try? held.save(in: local) }
+        return held
     }
 
     /// The first row of `block` that the server holds otherwise than the copy, as an error naming it.

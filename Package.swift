@@ -53,6 +53,7 @@ let package = Package(
             dependencies: [
                 "CoreValues", "EventLog",
                 .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Schema")]
         ),
@@ -173,8 +174,8 @@ let package = Package(
         .testTarget(
             name: "EpisodicTests",
             dependencies: [
-                "Episodic", "EventCodec", "EventLog", "PodcastDomain", "Projections", "ThumbnailRenderer", "TestSupport",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "Episodic", "EventCodec", "EventLog", "PodcastDomain", "PostgresLog", "Projections", "ThumbnailRenderer", "TestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // Runs the built `episodic` binary as a child process against real libraries.

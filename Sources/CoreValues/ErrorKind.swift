@@ -1,4 +1,4 @@
-/// What a caller can do about an error, in six kinds: every public error of Episodic has exactly one
+/// What a caller can do about an error, in seven kinds: every public error of Episodic has exactly one
 /// (``ClassifiedError``). A command line turns the kind into its exit code; a batch that goes on past
 /// refusals goes on past ``refused`` and nothing else. The raw values are the `kind` the CLI prints with
 /// `--json` (schemas/cli-output.md).
@@ -16,6 +16,9 @@ public enum ErrorKind: String, Sendable, Hashable, CaseIterable {
     /// Another writer was first (a version conflict, the lock held too long) or the disk is full:
     /// nothing was written; the same request can work later.
     case busy
+    /// A server did not accept who is asking or what they asked to do (a wrong or missing password, a
+    /// role without the right): nothing was written; the credentials or the grants must change.
+    case denied
     /// Anything else: the system said no, or this build cannot do it.
     case failure
 }

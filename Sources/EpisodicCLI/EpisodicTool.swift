@@ -20,12 +20,13 @@ struct EpisodicTool: ParsableCommand {
               -q, --quiet            no progress bar
               -v, --verbose          also the log's details: positions, event types, command ids
               --utc                  times in UTC, not the local time zone ($TZ)
-              --lock-timeout <s>     how long to wait for the lock (default 10)
+              --lock-timeout <s>     how long to wait for the lock, or a shared library's server (default 10)
               --actor <name>         who makes the change (commands that change)
 
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
-            input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout or full disk \
-            (try again); 1 anything else.
+            input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout, full disk or a \
+            shared library's server not answering (try again); 77 the server refused the password or the role's \
+            rights; 1 anything else.
 
             `man episodic` and tab completion in bash (podcast and episode names included) are installed by \
             tools/run; `episodic --generate-completion-script bash|zsh|fish` prints the completion script.

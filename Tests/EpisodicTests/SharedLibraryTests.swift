@@ -3,6 +3,7 @@ import Episodic
 import EventLog
 import Foundation
 import PodcastDomain
+import PostgresLog
 import Testing
 import TestSupport
 
@@ -196,19 +197,30 @@ struct SharedLibraryTests {
         let bo = try Library.clone(location, into: folder("bo"))
         // A teammate's deletion, appended on the server and held uncommitted for 3 s: Bo's catch-up
         // does not see it, and Bo's append waits for it.
-        let stream = podcast.streamName
-        let payload = #"{"podcastID":"\#(podcast)"}"#
-        let sql = """
-            BEGIN;
-            SELECT \(location.schema).append(ARRAY['\(stream)'], ARRAY[1], ARRAY['\(stream)'], ARRAY['PodcastDeleted'], ARRAY[1],
-                ARRAY['\(payload)'], ARRAY[''], 1795000000000, 'ana', gen_random_uuid(), NULL, true,
-                ARRAY['release'], ARRAY['podcast-name'], ARRAY['\(stream)'], ARRAY[''], ARRAY['']);
-            SELECT pg_sleep(3);
-            COMMIT;
-            """
-        let client = try #require(PostgresServer.shared!.startClient(running: sql))
-        defer { var status: Int32 = 0; waitpid(client, &status, 0) }
-        Thread.sleep(forTimeInterval: 0.7)
+        let stream = StreamID(rawValue: podcast.streamName)!
+        let deletion = Commit(
+            events: [ProposedEvent(stream: stream, type: "PodcastDeleted", json: #"{"podcastID":"\#(podcast)"}"#)],
+            expectations: [stream: .exactly(1)], commandID: CommandID(UUID()), actor: "ana",
+            timestamp: Timestamp(rawValue: 1_795_000_000_000)!)
+        let holding = DispatchSemaphore(value: 0)
+        let endpoint = location.endpoint, schema = location.schema
+        let teammate = Thread {
+            do {
+                let session = try PostgresSession(endpoint)
+                try session.transaction {
+                    _ = try PostgresAppend.appendAtHead(
+                        deletion, claims: [ClaimChange(.release, kind: "podcast-name", stream: stream)], schema: schema, on: session)
+                    holding.signal()
+                    Thread.sleep(forTimeInterval: 3)
+                }
+            } catch {
+                Issue.record("the teammate's deletion failed: \(error)")
+                holding.signal()
+            }
+        }
+        teammate.start()
+        defer { while !teammate.isFinished { Thread.sleep(forTimeInterval: 0.05) } }
+        holding.wait()
 
         let report = try bo.submit(
             [Submission(.createEpisode(in: .id(podcast), .create(id: EpisodeID(UUID()), title: "Too late", at: .now)))], actor: "bo")
@@ -233,7 +245,7 @@ struct SharedLibraryTests {
         #expect(try ana.podcasts().first?.name == "Ours")
     }
 
-    @Test("a catch-up from a server rolled back to an earlier point, or whose log was replaced, is refused and mixes nothing in")
+    @Test("a server rolled back to an earlier point, or whose log was replaced: writes are refused and mix nothing in; reads answer from the copy, saying why")
     func rolledBackOrReplaced() throws {
         let ana = try Library.createShared(at: folder("ana"), on: location)
         for name in ["One", "Two", "Three"] { _ = try createPodcast(name, on: ana) }
@@ -245,14 +257,21 @@ struct SharedLibraryTests {
         #expect(PostgresServer.shared!.run(sql: """
             SET session_replication_role = replica;
             DELETE FROM \(schema).events WHERE position = 3;
+            DELETE FROM \(schema).commits WHERE commit_first = 3;
             DELETE FROM \(schema).claims WHERE key = 'three';
-            UPDATE \(schema).log_head SET position = 2;
+            UPDATE \(schema).log_head SET position = 2, hash = (SELECT hash FROM \(schema).commits WHERE commit_last = 2);
             """) == 0)
-        let boAgain = try Library(at: folder("bo"))
+        var notices: [ReadModelNotice] = []
+        let boAgain = try Library(at: folder("bo"), notice: { notices.append($0) })
         #expect(throws: SharedLogError.serverBehind(server: LogPosition(2), local: LogPosition(3))) {
             try boAgain.submit([Submission(.podcast(.id(PodcastID(UUID())), .create(id: PodcastID(UUID()), name: "Four", at: .now)))], actor: "bo")
         }
         #expect(try logBytes(folder("bo")).count > 0 && boAgain.head == LogPosition(3))
+        #expect(try boAgain.podcasts().map(\.name).sorted() == ["One", "Three", "Two"], "a read answers from the copy")
+        #expect(try boAgain.podcasts().count == 3)
+        let offline = notices.filter { if case .offline = $0 { true } else { false } }
+        #expect(offline.count == 1, "said once: \(notices)")
+        #expect("\(offline.first.map { "\($0)" } ?? "")".contains("restored to an earlier point"))
 
         // Someone else writes a different third event: the server's log no longer holds Bo's.
         let carol = try Library.clone(location, into: folder("carol"))
@@ -260,6 +279,7 @@ struct SharedLibraryTests {
         #expect(throws: SharedLogError.logReplaced(position: LogPosition(3))) {
             try boAgain.submit([Submission(.podcast(.id(PodcastID(UUID())), .create(id: PodcastID(UUID()), name: "Four", at: .now)))], actor: "bo")
         }
+        #expect(try Library(at: folder("bo")).podcasts().map(\.name).sorted() == ["One", "Three", "Two"])
         // And another library in the schema is refused by its id.
         let other = try Library.createShared(at: folder("other"), on: SharedLocation(url: PostgresServer.shared!.url, schema: PostgresServer.freshSchema()))
         try FileManager.default.removeItem(atPath: folder("other") + "/SHARED")

@@ -39,11 +39,35 @@ struct PostgresEndpointTests {
             db.example.com:5432:podcasts:editor:pa\\:ss\\\\word
             *:*:*:*:fallback
             """.write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(chmod(file, 0o600) == 0)
         let endpoint = try PostgresEndpoint(url: "postgres://editor@db.example.com/podcasts")
         #expect(endpoint.password(environment: ["PGPASSFILE": file]) == "pa:ss\\word")
         #expect(endpoint.password(environment: ["PGPASSFILE": file, "PGPASSWORD": "from-env"]) == "from-env")
         #expect(try PostgresEndpoint(url: "postgres://editor:typed@db.example.com/podcasts").password(environment: ["PGPASSWORD": "x"]) == "typed")
         #expect(try PostgresEndpoint(url: "postgres://cy@elsewhere/db").password(environment: ["PGPASSFILE": file]) == "fallback")
         #expect(endpoint.password(environment: ["PGPASSFILE": folder("none")]) == nil)
+        #expect(endpoint.passwordFileProblem(environment: ["PGPASSFILE": file]) == nil)
+    }
+
+    @Test("a password file the group or others may read, or that is not a plain file, is not read, as libpq refuses it", arguments: [0o640, 0o604, 0o660, 0o644])
+    func passwordFileOpenToOthers(mode: Int) throws {
+        // Given a password file with the right password, open to more than its owner
+        let folder = TemporaryFolder("episodic-pgpass")
+        let file = folder("pgpass")
+        try "db.example.com:5432:podcasts:editor:secret\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(chmod(file, mode_t(mode)) == 0)
+        let endpoint = try PostgresEndpoint(url: "postgres://editor@db.example.com/podcasts")
+
+        // Then it gives no password, and what is wrong says how to make it usable
+        #expect(endpoint.password(environment: ["PGPASSFILE": file]) == nil)
+        let problem = try #require(endpoint.passwordFileProblem(environment: ["PGPASSFILE": file]))
+        #expect(problem.contains("chmod 600 \(file)"))
+        // A password from PGPASSWORD does not need the file, so nothing is said about it
+        #expect(endpoint.passwordFileProblem(environment: ["PGPASSFILE": file, "PGPASSWORD": "x"]) == nil)
+
+        // And a folder in its place is not read either
+        #expect(mkdir(folder("dir"), 0o700) == 0)
+        #expect(endpoint.password(environment: ["PGPASSFILE": folder("dir")]) == nil)
+        #expect(endpoint.passwordFileProblem(environment: ["PGPASSFILE": folder("dir")])?.contains("not a plain file") == true)
     }
 }

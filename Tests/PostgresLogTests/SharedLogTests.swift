@@ -68,7 +68,7 @@ struct SharedLogTests {
                     let session = try session()
                     for n in 0..<commitsEach {
                         // Two events, one in a stream of its own and one in a stream everyone shares.
-                        _ = try PostgresAppend.append(
+                        _ = try PostgresAppend.appendAtHead(
                             commit([("episode-\(writer)-\(n)", "Made"), ("podcast-shared", "Touched")]), schema: schema, on: session)
                     }
                 } catch {
@@ -102,7 +102,7 @@ struct SharedLogTests {
         let results = Results()
         onThreads(2) { [self] _ in
             do {
-                _ = try PostgresAppend.append(
+                _ = try PostgresAppend.appendAtHead(
                     commit([("episode-1", "EpisodeCreated")], expecting: [stream: .noStream]), schema: schema, on: PostgresLogTests.session())
                 results.add(nil)
             } catch {
@@ -119,24 +119,24 @@ struct SharedLogTests {
         let (schema, session) = try library()
         let a = StreamID(rawValue: "podcast-a")!, b = StreamID(rawValue: "podcast-b")!
         func hold(_ stream: StreamID) -> ClaimChange { ClaimChange(.hold, kind: "podcast-name", stream: stream, key: "release notes") }
-        _ = try PostgresAppend.append(commit([("podcast-a", "PodcastCreated")]), claims: [hold(a)], schema: schema, on: session)
+        _ = try PostgresAppend.appendAtHead(commit([("podcast-a", "PodcastCreated")]), claims: [hold(a)], schema: schema, on: session)
         #expect(throws: PostgresAppendError.claimTaken) {
-            _ = try PostgresAppend.append(commit([("podcast-b", "PodcastCreated")]), claims: [hold(b)], schema: schema, on: session)
+            _ = try PostgresAppend.appendAtHead(commit([("podcast-b", "PodcastCreated")]), claims: [hold(b)], schema: schema, on: session)
         }
         #expect(try positions(schema, after: 0, on: session) == [1], "the refused commit appended nothing")
         // A stream that takes another key gives up its old one.
         var renamed = hold(a)
         renamed.key = "other"
-        _ = try PostgresAppend.append(commit([("podcast-a", "PodcastRenamed")]), claims: [renamed], schema: schema, on: session)
-        _ = try PostgresAppend.append(commit([("podcast-b", "PodcastCreated")]), claims: [hold(b)], schema: schema, on: session)
+        _ = try PostgresAppend.appendAtHead(commit([("podcast-a", "PodcastRenamed")]), claims: [renamed], schema: schema, on: session)
+        _ = try PostgresAppend.appendAtHead(commit([("podcast-b", "PodcastCreated")]), claims: [hold(b)], schema: schema, on: session)
         #expect(throws: PostgresAppendError.claimTaken) {
-            _ = try PostgresAppend.append(
+            _ = try PostgresAppend.appendAtHead(
                 commit([("podcast-a", "PodcastRenamed")]), claims: [ClaimChange(.rekey, kind: "podcast-name", stream: a, key: "release notes")],
                 schema: schema, on: session)
         }
-        _ = try PostgresAppend.append(
+        _ = try PostgresAppend.appendAtHead(
             commit([("podcast-b", "PodcastDeleted")]), claims: [ClaimChange(.release, kind: "podcast-name", stream: b)], schema: schema, on: session)
-        _ = try PostgresAppend.append(
+        _ = try PostgresAppend.appendAtHead(
             commit([("podcast-a", "PodcastRenamed")]), claims: [ClaimChange(.rekey, kind: "podcast-name", stream: a, key: "release notes")],
             schema: schema, on: session)
         #expect(try positions(schema, after: 0, on: session) == [1, 2, 3, 4, 5])
@@ -145,27 +145,29 @@ struct SharedLogTests {
     @Test("events never change, and a commit naming a blob the server lacks is refused whole")
     func appendOnlyAndBlobs() throws {
         let (schema, session) = try library()
-        _ = try PostgresAppend.append(commit([("episode-1", "EpisodeCreated")]), schema: schema, on: session)
-        #expect(throws: PSQLError.self) { try session.query("UPDATE \(unescaped: schema).events SET type = 'Forged'") }
-        #expect(throws: PSQLError.self) { try session.query("DELETE FROM \(unescaped: schema).events") }
+        _ = try PostgresAppend.appendAtHead(commit([("episode-1", "EpisodeCreated")]), schema: schema, on: session)
+        #expect(throws: SharedLogError.self) { try session.query("UPDATE \(unescaped: schema).events SET type = 'Forged'") }
+        #expect(throws: SharedLogError.self) { try session.query("DELETE FROM \(unescaped: schema).events") }
         let missing = BlobRef(sha256: String(repeating: "ab", count: 32), byteCount: 3)!
         var withBlob = commit([("episode-1", "TranscriptImported")])
         withBlob.events[0].blobs = [missing]
         #expect(throws: PostgresAppendError.blobMissing(sha256: missing.sha256)) {
-            _ = try PostgresAppend.append(withBlob, schema: schema, on: session)
+            _ = try PostgresAppend.appendAtHead(withBlob, schema: schema, on: session)
         }
         #expect(try positions(schema, after: 0, on: session) == [1])
     }
 
-    @Test("a client killed with SIGKILL in the middle of an append leaves the head as it was and the lock free")
+    @Test("a client killed with SIGKILL in the middle of an append leaves the head as it was and the lock free; a wait for it ends at the lock timeout")
     func killedMidAppend() throws {
         let (schema, session) = try library()
-        _ = try PostgresAppend.append(commit([("episode-1", "EpisodeCreated")]), schema: schema, on: session)
-        // A client that appends, then sleeps inside the same transaction: it holds the head's lock.
+        _ = try PostgresAppend.appendAtHead(commit([("episode-1", "EpisodeCreated")]), schema: schema, on: session)
+        // A client that appends after the head, then sleeps inside the same transaction: it holds the head's lock.
+        let head = try session.query("SELECT hash FROM \(unescaped: schema).log_head").first!.decode(String.self)
         let sql = """
             BEGIN;
             SELECT \(schema).append('{}', '{}', ARRAY['episode-2'], ARRAY['EpisodeCreated'], ARRAY[1], ARRAY['{}'],
-                ARRAY[''], 0, 'killed', gen_random_uuid(), NULL, true, '{}', '{}', '{}', '{}', '{}');
+                ARRAY[''], 0, 'killed', gen_random_uuid(), NULL, true, '{}', '{}', '{}', '{}', '{}',
+                '\(head)', '\(String(repeating: "0", count: 64))', 1000);
             SELECT pg_sleep(60);
             """
         let pid = try #require(PostgresServer.shared!.startClient(running: sql))
@@ -178,16 +180,17 @@ struct SharedLogTests {
             ).first?.decode(Int.self) ?? 0 > 0
         }
         #expect(holding, "the killed client never reached its sleep")
-        try session.query("SET lock_timeout = '200ms'")
-        #expect(throws: PSQLError.self, "the client holds the head's lock") {
-            _ = try PostgresAppend.append(commit([("episode-3", "EpisodeCreated")]), schema: schema, on: session)
+        let impatient = try PostgresSession(PostgresEndpoint(url: PostgresServer.shared!.url), lockWait: .milliseconds(200))
+        let started = ContinuousClock.now
+        #expect(throws: SharedLogError.lockTimedOut(server: "\(impatient.endpoint)", waited: "0.2 s"), "the client holds the head's lock") {
+            _ = try PostgresAppend.appendAtHead(commit([("episode-3", "EpisodeCreated")]), schema: schema, on: impatient)
         }
+        #expect(ContinuousClock.now - started < .seconds(5), "the wait ended at the lock timeout")
 
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
-        try session.query("SET lock_timeout = '10s'")
-        let next = try PostgresAppend.append(commit([("episode-3", "EpisodeCreated")]), schema: schema, on: session)
+        let next = try PostgresAppend.appendAtHead(commit([("episode-3", "EpisodeCreated")]), schema: schema, on: session)
         #expect(next == LogPosition(2)...LogPosition(2), "the killed append left no position behind")
         #expect(try positions(schema, after: 0, on: session) == [1, 2])
     }

@@ -20,7 +20,8 @@ extension Library {
     /// `keepGoing` says to stop. `pollInterval` is how often the log is looked at (by default 200 ms, and
     /// 5 s for a shared library); a shared library's
     /// server also wakes the wait as soon as a commit lands (`LISTEN`/`NOTIFY`), so the interval is only
-    /// what a lost notification costs.
+    /// what a lost notification costs. A shared library's server that goes away is looked for at each
+    /// interval; when it is back, a notice says so, and the events go on after the last one shown.
     public func followLog(
         _ filter: LogFilter, pollInterval: Duration? = nil, keepGoing: () -> Bool,
         _ body: (LoggedEvent) throws -> Void
@@ -29,8 +30,17 @@ extension Library {
         let pollInterval = pollInterval ?? (store is SharedStore ? .seconds(5) : .milliseconds(200))
         var next = filter.start
         var podcasts = EpisodePodcasts(log: store)
+        var lost = false
         while keepGoing() {
-            try store.refresh()
+            try refreshLog()
+            if let shared = store as? SharedStore {
+                if case .failed = shared.lastContact {
+                    lost = true
+                } else if lost {
+                    lost = false
+                    tell(.reconnected(resumingAfter: max(next.rawValue, 1) - 1))
+                }
+            }
             if store.head >= next {
                 try readLog(filter, from: next, podcasts: &podcasts, body)
                 next = store.head.next

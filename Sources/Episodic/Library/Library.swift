@@ -62,7 +62,7 @@ public final class Library {
         let log = try EventLog(at: path, options: EventLog.Options(lockTimeout: lockTimeout))
         self.log = log
         if !readOnly, let shared = try SharedLibraryFile.load(library: path) {
-            self.store = SharedStore(local: log, endpoint: try shared.endpoint(), schema: shared.schema)
+            self.store = SharedStore(local: log, endpoint: try shared.endpoint(), schema: shared.schema, lockWait: lockTimeout)
         } else {
             self.store = log
         }
@@ -205,9 +205,9 @@ public final class Library {
     /// answers come from this machine's copy, and how old it is.
     func refreshLog() throws {
         try store.refresh()
-        if let shared = store as? SharedStore, case .failed(let error) = shared.lastContact {
-            tell(.offline(reason: error.briefly, asOf: try lastEventTime()))
-        }
+        guard let shared = store as? SharedStore else { return }
+        if let problem = shared.passwordFileProblem { tellOnce(.passwordFileIgnored(problem)) }
+        if case .failed(let reason) = shared.lastContact { tellOnce(.offline(reason: reason, asOf: try lastEventTime())) }
     }
 
     /// When the copy's last event was written: how old a shared library's answers are when its server
@@ -219,8 +219,15 @@ public final class Library {
         return time
     }
 
-    private func tell(_ notice: ReadModelNotice) {
+    func tell(_ notice: ReadModelNotice) {
         notices.append(notice)
         onNotice?(notice)
+    }
+
+    /// Tells `notice` unless this instance told it already: a command that reads the log twice says
+    /// that its answers come from the copy once.
+    func tellOnce(_ notice: ReadModelNotice) {
+        guard !notices.contains(notice) else { return }
+        tell(notice)
     }
 }

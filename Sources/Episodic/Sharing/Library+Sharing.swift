@@ -50,31 +50,40 @@ public struct SharedLogCheck: Sendable, Equatable {
     /// The hash of the server's commits through the copy's head, and the copy's own last hash.
     public var serverHash: String
     public var localHash: String
-    public var isClean: Bool { serverHash == localHash }
+    /// What is wrong with the server's log, each naming a position: a commit that does not continue the
+    /// chain, a row this machine copied that the server no longer holds as it was, rows past its head.
+    public var problems: [String]
+    public var isClean: Bool { serverHash == localHash && problems.isEmpty }
 }
 
 extension Library {
     /// Creates a shared library on the server at `location`, with a new library at `path` as this
     /// machine's side. The schema must not hold a library yet; the folder must not hold one with events
     /// (`push` moves such a library to a server).
+    /// `lockTimeout` bounds every wait on the server for what other machines hold.
     @discardableResult
-    public static func createShared(at path: String, on location: SharedLocation) throws -> Library {
+    public static func createShared(at path: String, on location: SharedLocation, lockTimeout: Duration = .seconds(10)) throws -> Library {
         if let existing = try? EventLog(at: path) {
             if try SharedLibraryFile.load(library: path) != nil {
                 throw LibraryError.alreadyShared(path: path)
             }
             guard existing.head == .none else { throw LibraryError.libraryHasEvents(path: path, events: existing.head.rawValue) }
         }
-        let session = try PostgresSession(location.endpoint)
-        if let (_, head) = try? SharedLog(session: session, schema: location.schema).head() {
+        let session = try PostgresSession(location.endpoint, lockWait: lockTimeout)
+        switch Result(catching: { try SharedLog(session: session, schema: location.schema).head() }) {
+        case .success(let (_, head)):
             throw SharedLogError.schemaNotEmpty(server: "\(location.endpoint)", schema: location.schema, events: head.rawValue)
+        case .failure(SharedLogError.noSharedLibrary):
+            break
+        case .failure(let error):
+            throw error
         }
         let log = try EventLog.create(at: path)
         let id = try log.write { try $0.prepareChain() }
         let onServer = try PostgresSchema.prepare(location.schema, libraryID: id, on: session)
         guard onServer == id else { throw SharedLogError.otherLibrary(schema: location.schema, expected: id, found: onServer) }
         try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
-        let library = try Library(at: path)
+        let library = try Library(at: path, lockTimeout: lockTimeout)
         try library.openReadModels()
         return library
     }
@@ -84,7 +93,7 @@ extension Library {
     /// needed. Run again after an interruption, it carries on.
     @discardableResult
     public static func clone(
-        _ location: SharedLocation, into path: String, progress: ((RebuildProgress) -> Void)? = nil
+        _ location: SharedLocation, into path: String, lockTimeout: Duration = .seconds(10), progress: ((RebuildProgress) -> Void)? = nil
     ) throws -> Library {
         if let existing = try? EventLog(at: path) {
             let shared = try SharedLibraryFile.load(library: path)
@@ -94,14 +103,14 @@ extension Library {
                     ? LibraryError.libraryHasEvents(path: path, events: existing.head.rawValue) : LibraryError.alreadyShared(path: path)
             }
         }
-        let session = try PostgresSession(location.endpoint)
+        let session = try PostgresSession(location.endpoint, lockWait: lockTimeout)
         let (id, _) = try SharedLog(session: session, schema: location.schema).head()
         let log = try EventLog.create(at: path, id: id)
         if let local = log.libraryID, local != id {
             throw SharedLogError.otherLibrary(schema: location.schema, expected: local, found: id)
         }
         try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
-        let library = try Library(at: path, progress: progress)
+        let library = try Library(at: path, lockTimeout: lockTimeout, progress: progress)
         try library.store.withWriter(acknowledgedThrough: nil) { _ in }
         try library.openReadModels()
         _ = try library.currentReadModel(progress: progress)
@@ -109,28 +118,29 @@ extension Library {
     }
 
     /// Moves this library's log and blobs into the empty schema at `location`, keeping positions,
-    /// versions, ids and times; then checks that the server's log hashes as this one does, and only
-    /// then makes this folder the shared library's side. An interrupted push carries on where the
-    /// server stopped. The read models stay as they are: the log they describe is the same.
+    /// versions, ids and times, each commit chained on the server as it is here; then checks that the
+    /// server's log hashes as this one does, and only then makes this folder the shared library's side.
+    /// An interrupted push carries on where the server stopped. The read models stay as they are: the
+    /// log they describe is the same.
     public func push(to location: SharedLocation, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> PushReport {
         guard store is EventLog else { throw LibraryError.alreadyShared(path: path) }
         return try log.write { writer in
             let id = try writer.prepareChain()
-            let session = try PostgresSession(location.endpoint)
+            let session = try PostgresSession(location.endpoint, lockWait: log.options.lockTimeout)
             let onServer = try PostgresSchema.prepare(location.schema, libraryID: id, on: session)
             guard onServer == id else { throw SharedLogError.otherLibrary(schema: location.schema, expected: id, found: onServer) }
             let shared = try SharedLog(session: session, schema: location.schema)
             let start = try shared.head().position
             guard start <= log.head else { throw SharedLogError.schemaNotEmpty(server: "\(location.endpoint)", schema: location.schema, events: start.rawValue) }
-            try SharedLog.requireSameEvent(shared.head(andEventAt: start).event, as: log, at: start)
+            try SharedLog.requireSameEvent(shared.status(at: start).event, as: log, at: start)
             var report = PushReport(alreadyThere: start.rawValue, sent: 0, blobs: 0, logHash: "")
             // Commits go in batches, a transaction each: one fsync on the server per batch, and an
             // interrupted push keeps every batch it finished.
-            var batch: [StoredCommit] = []
+            var batch: [(stored: StoredCommit, previous: String, hash: String)] = []
             func send() throws {
                 guard !batch.isEmpty else { return }
                 try session.transaction {
-                    for stored in batch {
+                    for (stored, previous, hash) in batch {
                         let refs = Array(Set(stored.events.flatMap(\.blobs)))
                         let there = refs.isEmpty ? [] : try shared.stored(refs)
                         for ref in refs where !there.contains(ref.sha256) {
@@ -139,26 +149,33 @@ extension Library {
                         }
                         let events = try stored.events.map { try DomainEvents.decode($0) }
                         let positions = try PostgresAppend.append(
-                            stored.commit, claims: ClaimChange.changes(for: events), chained: stored.chained, schema: location.schema,
-                            on: session)
+                            stored.commit, claims: ClaimChange.changes(for: events), chained: stored.chained, after: previous, hash: hash,
+                            schema: location.schema, on: session)
                         guard positions == stored.positions else {
                             throw SharedLogError.outOfStep(
                                 position: stored.positions.lowerBound, reason: "the server placed it at \(positions.lowerBound)")
                         }
                     }
                 }
-                report.sent += batch.reduce(0) { $0 + UInt64($1.events.count) }
-                progress?(batch.last!.positions.upperBound.rawValue, log.head.rawValue)
+                report.sent += batch.reduce(0) { $0 + UInt64($1.stored.events.count) }
+                progress?(batch.last!.stored.positions.upperBound.rawValue, log.head.rawValue)
                 batch.removeAll(keepingCapacity: true)
             }
-            try log.readCommits(from: start.next) { stored in
-                batch.append(stored)
+            // The chain from the first commit: those the server holds already only give their hashes.
+            var digest = ChainDigest(libraryID: id)
+            try log.readCommits(from: LogPosition(1)) { stored in
+                let previous = digest.hex
+                digest.add(stored)
+                guard stored.positions.lowerBound > start else { return }
+                batch.append((stored, previous, digest.hex))
                 if batch.count >= Self.pushBatch { try send() }
             }
             try send()
-            let check = try Self.serverHash(shared, through: log.head, libraryID: id)
             report.logHash = try log.lastCommitHash()
-            guard check == report.logHash else { throw SharedLogError.pushMismatch(local: report.logHash, server: check) }
+            let check = try SharedStore(local: log, endpoint: location.endpoint, schema: location.schema, lockWait: log.options.lockTimeout).audit()
+            guard check.problems.isEmpty, check.serverHash == report.logHash else {
+                throw SharedLogError.pushMismatch(local: report.logHash, server: check.serverHash)
+            }
             try SharedLibraryFile(endpoint: location.endpoint, schema: location.schema).save(in: log)
             return report
         }
@@ -167,34 +184,21 @@ extension Library {
     /// Commits per transaction in a push.
     static let pushBatch = 500
 
-    /// Catches this machine's copy up with the server, then hashes the server's commits through the
-    /// copy's head and compares that with the copy's own hash: for `verify`.
+    /// Catches this machine's copy up with the server, then reads every commit the server holds and
+    /// checks its chain from the rows, and compares the commits the copy holds with the copy's: for
+    /// `verify`. A catch-up refused for what the server holds is one of the problems found.
     func checkServer() throws -> SharedLogCheck? {
         guard let shared = store as? SharedStore else { return nil }
-        let id = try log.write { writer in
-            try shared.pull(into: writer)
-            return try writer.prepareChain()
+        var problems: [String] = []
+        do {
+            try log.write { writer in try shared.pull(into: writer) }
+        } catch let error as SharedLogError where error.kind == .damaged {
+            problems.append("\(error)")
         }
-        let log = try shared.sharedLog()
-        let serverHead = try log.head().position
+        let audit = try shared.audit()
+        for problem in audit.problems where !problems.contains(problem) { problems.append(problem) }
         return SharedLogCheck(
-            location: "\(shared.endpoint) (schema \(shared.schema))", serverHead: serverHead, localHead: self.log.head,
-            serverHash: try Self.serverHash(log, through: self.log.head, libraryID: id), localHash: try self.log.lastCommitHash())
-    }
-
-    /// The chain's hash over the server's commits through `end`.
-    private static func serverHash(_ shared: SharedLog, through end: LogPosition, libraryID: LibraryID) throws -> String {
-        var digest = ChainDigest(libraryID: libraryID)
-        var position = LogPosition.none
-        while position < end {
-            let commits = try shared.commits(after: position, limit: 5000)
-            guard !commits.isEmpty else { break }
-            for commit in commits where commit.positions.upperBound <= end {
-                digest.add(commit)
-                position = commit.positions.upperBound
-            }
-            if let last = commits.last, last.positions.upperBound > end { break }
-        }
-        return digest.hex
+            location: "\(shared.endpoint) (schema \(shared.schema))", serverHead: audit.serverHead, localHead: log.head,
+            serverHash: audit.serverHash, localHash: try log.lastCommitHash(), problems: problems)
     }
 }

@@ -32,7 +32,7 @@ struct InitCommand: LibraryFilesCommand {
             let path = global.libraryPath
             if let postgres {
                 let location = try shared.location(url: postgres)
-                try Library.createShared(at: path, on: location)
+                try Library.createShared(at: path, on: location, lockTimeout: global.lockWait)
                 if global.json {
                     session.printJSON(InitRecord(library: path, created: true, shared: "\(location)"))
                 } else {
@@ -88,7 +88,7 @@ struct CloneCommand: LibraryFilesCommand {
             let location = try shared.location(url: url)
             let bar = ProgressBar("catching up", quiet: global.quiet)
             let started = ContinuousClock.now
-            let library = try Library.clone(location, into: global.libraryPath, progress: bar.update)
+            let library = try Library.clone(location, into: global.libraryPath, lockTimeout: global.lockWait, progress: bar.update)
             bar.finish()
             let events = library.head.rawValue
             let seconds = (ContinuousClock.now - started).seconds

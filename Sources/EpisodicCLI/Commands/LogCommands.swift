@@ -203,10 +203,16 @@ struct LogCommands: ParsableCommand {
                 }
             }
             if let server = result.server {
-                lines.append(server.isClean
-                    ? "server: \(server.location) holds the same \(server.localHead) events, hashing to \(server.serverHash)"
-                    : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
-                        + "hash to \(server.serverHash), this machine's to \(server.localHash)")
+                if server.isClean {
+                    lines.append("server: \(server.location) holds the same \(server.localHead) events, hashing to \(server.serverHash), "
+                        + "and every commit through its head (\(server.serverHead)) continues the chain")
+                } else {
+                    lines.append(server.serverHash == server.localHash
+                        ? "server: \(server.location): \(server.problems.count) problem(s)"
+                        : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
+                            + "hash to \(server.serverHash.isEmpty ? "nothing" : server.serverHash), this machine's to \(server.localHash)")
+                    lines += server.problems.map { "  - \($0)" }
+                }
             }
             if !result.keptFoldProblems.isEmpty {
                 lines.append("kept folds: \(result.keptFoldProblems.count) not the log's (removed; the next command folds their streams whole)")
@@ -225,7 +231,7 @@ extension LogCommands {
     struct Repair: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "repair",
-            abstract: "Set aside bytes at the end of the log that are not a whole commit, or accept a loss.",
+            abstract: "Set aside what is not a whole commit at the end of the log (or past a shared library's head), or accept a loss.",
             discussion: """
                 Any command that writes does this on its own when the log ends in a commit that was never \
                 acknowledged (its command died while writing it): the bytes are moved into quarantine/, never \
@@ -241,45 +247,79 @@ extension LogCommands {
                 accepted the same way. A hash chain broken in the middle of the log cannot be accepted: \
                 restore a backup.
 
+                On a shared library, it also shows the rows the server holds past its head: no append wrote them \
+                (an append moves the head over what it writes), no machine holds them, and they stop every \
+                append (exit 74). With --set-aside-server-rows they are moved into the schema's set_aside table, \
+                kept as they were. A row the head covers is never touched: one that was changed on the server \
+                is restored with the server's database.
+
                 Examples:
                   episodic log repair
                   episodic log repair --accept-loss
+                  episodic log repair --set-aside-server-rows
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var actor: ActorOption
         @Flag(help: "Go on without acknowledged commits the log no longer holds as they were, recording the loss in the log.")
         var acceptLoss = false
         @Flag(help: .hidden) var discardDamagedTail = false
+        @Flag(help: "On a shared library, move the rows the server holds past its head into the schema's set_aside table.")
+        var setAsideServerRows = false
 
         func run() throws {
             try Session.run(global, actor: actor) { session in
                 let library = try session.library()
-                guard acceptLoss || discardDamagedTail else {
-                    let recovered = try library.repair()
-                    let head = library.head
-                    if global.json {
-                        return session.printJSON(RepairRecord(recovered: recovered.map(RecoveredRecord.init), head: head.rawValue))
-                    }
+                if acceptLoss || discardDamagedTail { return try accept(on: library, session: session) }
+                let recovered = try library.repair()
+                let head = library.head
+                let past = try library.rowsPastServerHead()
+                let setAside = past != nil && setAsideServerRows ? try library.setAsideRowsPastServerHead() : nil
+                if global.json {
+                    session.printJSON(RepairRecord(
+                        recovered: recovered.map(RecoveredRecord.init), head: head.rawValue,
+                        server: past.map { ServerRecord($0, setAside: setAside) }))
+                } else {
                     if recovered.isEmpty {
                         Terminal.say("The log ends cleanly at position \(head.rawValue); nothing to repair.")
                     }
                     // What was set aside is said on stderr, as after any command that writes.
-                    return
+                    if let past { Self.report(past, setAside: setAside) }
                 }
-                let accepted = try library.acceptLoss(actor: session.actor)
-                if global.json {
-                    return session.printJSON(RepairRecord(
-                        recovered: (accepted?.setAside ?? []).map(RecoveredRecord.init), head: library.head.rawValue,
-                        accepted: accepted.map(AcceptedRecord.init)))
-                }
-                guard let accepted else {
-                    return Terminal.say("Nothing was lost: the log holds every commit that was acknowledged, as it was written.")
-                }
-                Terminal.say(TerminalText("Accepted the loss of " + Library.lossText(accepted.loss) + "; recorded at position "
-                    + "\(accepted.position) by \(session.actor)."))
-                if let kept = accepted.readModelsKept {
-                    Terminal.say(TerminalText("The read models that had seen it are kept as \(kept); they were rebuilt from the log."))
-                }
+                if past != nil && setAside == nil { throw ExitCode(ExitStatus.damaged.rawValue) }
+            }
+        }
+
+        /// Accepts the loss of what the log no longer holds as acknowledged, and says what was recorded.
+        private func accept(on library: Library, session: Session) throws {
+            let accepted = try library.acceptLoss(actor: session.actor)
+            if global.json {
+                return session.printJSON(RepairRecord(
+                    recovered: (accepted?.setAside ?? []).map(RecoveredRecord.init), head: library.head.rawValue,
+                    accepted: accepted.map(AcceptedRecord.init)))
+            }
+            guard let accepted else {
+                return Terminal.say("Nothing was lost: the log holds every commit that was acknowledged, as it was written.")
+            }
+            Terminal.say(TerminalText("Accepted the loss of " + Library.lossText(accepted.loss) + "; recorded at position "
+                + "\(accepted.position) by \(session.actor)."))
+            if let kept = accepted.readModelsKept {
+                Terminal.say(TerminalText("The read models that had seen it are kept as \(kept); they were rebuilt from the log."))
+            }
+        }
+
+        /// What the server holds past its head, and what became of it.
+        static func report(_ past: RowsPastHead, setAside: Int?) {
+            let count = past.events.count
+            Terminal.say(TerminalText(
+                "The shared library's server holds \(Amount.events(UInt64(count))) past its head (position \(past.head.rawValue)), "
+                    + "from position \(past.first.rawValue) on; no append wrote them, and they stop every append:"))
+            for event in past.events {
+                Terminal.say(TerminalText("  \(event.position.rawValue)  \(event.type)  by \(event.actor)  in \(event.stream.rawValue)"))
+            }
+            if let setAside {
+                Terminal.say("Set aside \(Amount.count(setAside, "row")) into the schema's set_aside table; appends go on.")
+            } else {
+                Terminal.say("`episodic log repair --set-aside-server-rows` moves them into the schema's set_aside table.")
             }
         }
     }
@@ -289,6 +329,7 @@ private struct RepairRecord: Encodable {
     var recovered: [RecoveredRecord]
     var head: UInt64
     var accepted: AcceptedRecord?
+    var server: ServerRecord?
 }
 
 /// A loss accepted, as `log repair --accept-loss --json` prints it.
@@ -309,6 +350,28 @@ private struct AcceptedRecord: Encodable {
         witness = accepted.loss.witness
         recordedHash = accepted.loss.recordedHash
         readModelsKept = accepted.readModelsKept
+    }
+}
+
+/// What a repair found past a shared library's head, and whether it set it aside.
+private struct ServerRecord: Encodable {
+    struct Row: Encodable {
+        var position: UInt64
+        var type: String
+        var actor: String
+        var stream: String
+    }
+
+    var head: UInt64
+    var firstPastHead: UInt64
+    var pastHead: [Row]
+    var setAside: Int?
+
+    init(_ past: RowsPastHead, setAside: Int?) {
+        head = past.head.rawValue
+        firstPastHead = past.first.rawValue
+        pastHead = past.events.map { Row(position: $0.position.rawValue, type: $0.type, actor: $0.actor, stream: $0.stream.rawValue) }
+        self.setAside = setAside
     }
 }
 
@@ -349,6 +412,7 @@ private struct VerifyRecord: Encodable {
         var localHead: UInt64
         var serverHash: String
         var localHash: String
+        var problems: [String]
         var clean: Bool
     }
 
@@ -371,7 +435,7 @@ private struct VerifyRecord: Encodable {
         server = result.server.map {
             Server(
                 location: $0.location, serverHead: $0.serverHead.rawValue, localHead: $0.localHead.rawValue, serverHash: $0.serverHash,
-                localHash: $0.localHash, clean: $0.isClean)
+                localHash: $0.localHash, problems: $0.problems, clean: $0.isClean)
         }
     }
 }

@@ -35,6 +35,24 @@ enum Advice {
         }
     }
 
+    /// What to do about what the shared library's server said.
+    static func hint(for error: SharedLogError) -> String? {
+        switch error {
+        case .rowsPastHead:
+            "`episodic log repair` shows them, and sets them aside with --set-aside-server-rows."
+        case .chainBroken, .serverChanged:
+            "`episodic log verify` lists what the server holds otherwise. Restore the server's database from a backup "
+                + "made before the change; this machine's copy holds the rows as they were written."
+        case .olderSchema:
+            "The schema's owner upgrades it by running any episodic command on it (`episodic log verify`)."
+        case .denied:
+            "Check the user and the password (the URL, PGPASSWORD, or ~/.pgpass with mode 0600), or have the schema's owner "
+                + "grant the role what an editor needs: `SELECT <schema>.grant_editor('<role>')`."
+        default:
+            nil
+        }
+    }
+
     /// The last line of an undo's refusal over later changes.
     static let undoConflicts = "Undo those first, or give --force to undo only what is still in effect."
 
@@ -59,6 +77,8 @@ enum Advice {
             return "`episodic log verify` says where; `episodic restore` puts a backup back."
         case ProjectionError.unreadableEvent, is UnreadableEvent:
             return "Run `episodic log verify`."
+        case let error as SharedLogError:
+            return hint(for: error)
         case BackupError.archiveExists:
             return "`episodic backup --force` replaces it."
         default:

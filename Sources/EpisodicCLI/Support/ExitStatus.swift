@@ -14,6 +14,9 @@ enum ExitStatus: Int32 {
     /// Another command changed the stream first, held the lock too long, or the disk is full: nothing
     /// was written; try again (after freeing space).
     case busy = 75
+    /// A shared library's server did not accept the credentials or the role's rights: nothing was
+    /// written (sysexits' EX_NOPERM).
+    case denied = 77
 
     /// The code of each kind of error: one table, so that an exit code and a `--json` kind never disagree.
     init(_ kind: ErrorKind) {
@@ -23,6 +26,7 @@ enum ExitStatus: Int32 {
         case .missing: self = .missing
         case .damaged: self = .damaged
         case .busy: self = .busy
+        case .denied: self = .denied
         case .failure: self = .failure
         }
     }
@@ -36,6 +40,7 @@ enum ExitStatus: Int32 {
         case .missing: ErrorKind.missing.rawValue
         case .damaged: ErrorKind.damaged.rawValue
         case .busy: ErrorKind.busy.rawValue
+        case .denied: ErrorKind.denied.rawValue
         }
     }
 

@@ -26,6 +26,10 @@ struct GlobalOptions: ParsableArguments {
     /// Up to a day: long enough for any rebuild, and far from what a Duration in milliseconds can hold.
     static let lockTimeouts: ClosedRange<Double> = 0...86_400
 
+    /// `--lock-timeout` as a duration: the longest wait for the library's lock, and on a shared
+    /// library's server for what other machines hold.
+    var lockWait: Duration { .milliseconds(Int64(lockTimeout * 1000)) }
+
     /// `--library`, else `EPISODIC_LIBRARY`, else the XDG data directory.
     var libraryPath: String { Self.libraryPath(given: library) }
 

@@ -76,7 +76,7 @@ struct Session {
     /// handed the read models being opened ahead for it, if they are (taken at their first use).
     private func openLibrary(progress bar: ProgressBar) throws -> Library {
         let library = try Library(
-            at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)), progress: bar.update,
+            at: options.libraryPath, lockTimeout: options.lockWait, progress: bar.update,
             notice: { [json = options.json] notice in
                 bar.finish()
                 Self.warn(notice, json: json)
@@ -111,7 +111,7 @@ struct Session {
     /// Opens the library without its read models, for what needs only the log and blobs (a backup, a
     /// compaction). Kept, as by ``library()``, to say what a writer set aside.
     func openLog() throws -> Library {
-        let library = try Library(at: options.libraryPath, lockTimeout: .milliseconds(Int64(options.lockTimeout * 1000)))
+        let library = try Library(at: options.libraryPath, lockTimeout: options.lockWait)
         opened.library = library
         return library
     }

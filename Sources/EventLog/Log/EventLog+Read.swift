@@ -366,6 +366,12 @@ extension EventLog {
         if let decoded = reader.decodedFrame, decoded.segment == segment.number, decoded.offset == offset {
             return decoded.length
         }
+        let sealed = segment.number != segments.last?.number
+        let key = DecodedFrames.Key(segment: segment.number, generation: segment.header.generation, offset: offset)
+        if sealed, let length = decodedFrames.copy(key, into: reader.content) {
+            reader.decodedFrame = (segment.number, offset, length)
+            return length
+        }
         var cursor = FrameCursor(
             file: try file(forSegment: segment.number), from: UInt64(offset), end: segment.size, buffer: reader.fileBuffer,
             readAhead: 16 << 10)
@@ -373,6 +379,7 @@ extension EventLog {
             let length = try? reader.decode(bytes)
         else { return nil }
         reader.decodedFrame = (segment.number, offset, length)
+        if sealed { decodedFrames.keep(key, reader.content.bytes(0..<length)) }
         return length
     }
 

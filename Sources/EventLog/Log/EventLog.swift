@@ -83,6 +83,8 @@ public final class EventLog {
     var appendedCommitEnds: [LogPosition: CommitHash] = [:]
     /// The head this instance last wrote into `HEAD` (see ``recordHead()``).
     var recordedHead: LogPosition?
+    /// Frames of sealed segments that stream reads decoded, so that reads meeting one again copy it.
+    let decodedFrames = DecodedFrames()
     /// Bytes at the end of the log that are not a whole commit, as the last catch-up found them; nil when
     /// the log ends cleanly. A reader leaves them; the next writer sets them aside.
     public internal(set) var unreadableTail: UnreadableTail?

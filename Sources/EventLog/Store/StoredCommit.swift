@@ -123,6 +123,12 @@ public struct ChainDigest {
     /// Starts where the chain of the library `id` starts.
     public init(libraryID id: LibraryID) { previous = .genesis(of: id) }
 
+    /// Starts after the commit whose hash is `hex` (64 lowercase hex digits); nil for anything else.
+    public init?(after hex: String) {
+        guard let hash = Array(hex.utf8).withUnsafeBytes(CommitHash.init(hex:)) else { return nil }
+        previous = hash
+    }
+
     /// Adds the next commit.
     public mutating func add(_ stored: StoredCommit) {
         let commit = stored.commit

@@ -45,10 +45,13 @@ final class MappedTail {
 
     var last: IndexEntry? { count == 0 ? nil : entry(at: count - 1) }
 
+    /// Where each stream's entries are, once many streams were read.
+    private let lookup = TailLookup()
+
     /// The entries of one stream, by position; nil when the tail turns out to be damaged.
     func entries(for hash: UInt64) -> [IndexEntry]? {
         var found: [IndexEntry] = []
-        for index in 0..<count where map.littleEndian(at: Self.offset(of: index), as: UInt64.self) == hash {
+        for index in lookup.indexes(of: hash, count: count, hashAt: { map.littleEndian(at: Self.offset(of: $0), as: UInt64.self) }) {
             guard let entry = entry(at: index) else { return nil }
             found.append(entry)
         }

@@ -39,6 +39,9 @@ final class StreamIndex {
     private var mapped: MappedTail?
     /// Entries added since the load, after the mapped ones, in position order, without gaps.
     private var added: [IndexEntry] = []
+    /// Where each stream's entries are in `added`, once many streams were read; made again whenever
+    /// `added` is replaced rather than appended to.
+    private var addedLookup = TailLookup()
     /// How many of `added` are already in the tail file.
     private var persistedCount = 0
     private var tailFileBase: UInt64?
@@ -113,6 +116,7 @@ final class StreamIndex {
         recent = nil
         mapped = nil
         added = []
+        addedLookup = TailLookup()
         persistedCount = 0
         tailFileBase = nil
         tailFile = nil
@@ -138,7 +142,7 @@ final class StreamIndex {
         guard !isBroken, let sorted = run.map({ $0.entries(for: hash) }) ?? [], let later = recent.map({ $0.entries(for: hash) }) ?? [],
             let onDisk = mapped.map({ $0.entries(for: hash) }) ?? []
         else { return nil }
-        return sorted + later + onDisk + added.filter { $0.streamHash == hash }
+        return sorted + later + onDisk + addedLookup.indexes(of: hash, count: added.count) { added[$0].streamHash }.map { added[$0] }
     }
 
     /// A frame at or before `position` to start a scan from; nil means the start of the log. A hint
@@ -295,6 +299,7 @@ final class StreamIndex {
             try startTail(base: covered)
             mapped = nil
             self.added = []
+            addedLookup = TailLookup()
             persistedCount = 0
             tailFile = nil
         } else {
@@ -313,6 +318,7 @@ final class StreamIndex {
         tailFile = nil
         mapped = nil
         added = entries
+        addedLookup = TailLookup()
         persistedCount = entries.count
     }
 

@@ -5,7 +5,8 @@ import PostgresNIO
 /// Where a shared library's server is, from a standard PostgreSQL connection URL:
 /// `postgres://user@host:port/database?sslmode=require`, or with `?host=/run/postgresql` for a Unix
 /// socket. The password is never part of what is kept: it comes from the URL as typed, `PGPASSWORD`,
-/// or the password file (`PGPASSFILE`, else `~/.pgpass`), in that order, and ``description`` leaves it out.
+/// or the password file (`PGPASSFILE`, else `.pgpass` in `$HOME` or the user's home), in that order, and
+/// ``description`` leaves it out.
 public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
     public enum Transport: Sendable, Equatable {
         case tcp(host: String, port: Int)
@@ -101,12 +102,16 @@ public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
         text.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed.subtracting(CharacterSet(charactersIn: ":@/"))) ?? text
     }
 
-    /// The password to send: the URL's, `PGPASSWORD`, or the first matching line of the password file.
+    /// The password to send: the URL's, `PGPASSWORD`, or the first matching line of the password file,
+    /// which, as libpq does, is read only when it is a plain file that neither the group nor others may
+    /// read or write (mode 0600 or less; see ``passwordFileProblem(environment:)``).
     func password(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let typedPassword { return typedPassword }
         if let password = environment["PGPASSWORD"] { return password }
-        let file = environment["PGPASSFILE"] ?? (NSHomeDirectory() + "/.pgpass")
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        let file = Self.passwordFile(environment)
+        guard Self.problem(withPasswordFile: file) == nil, let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            return nil
+        }
         let (host, port): (String, Int) = switch transport {
         case let .tcp(host, port): (host, port)
         case let .unixSocket(_, port): ("localhost", port)
@@ -116,6 +121,29 @@ public struct PostgresEndpoint: Sendable, Equatable, CustomStringConvertible {
             guard fields.count == 5 else { continue }
             let wanted = [host, String(port), database, user]
             if zip(fields.prefix(4), wanted).allSatisfy({ $0 == "*" || $0 == $1 }) { return fields[4] }
+        }
+        return nil
+    }
+
+    /// Why the password file was not read though a password would have come from it, as libpq refuses
+    /// it too: it is not a plain file, or the group or others may read or write it. Nil when it was read, is not there, or was not
+    /// needed (a password in the URL or `PGPASSWORD`).
+    public func passwordFileProblem(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard typedPassword == nil, environment["PGPASSWORD"] == nil else { return nil }
+        return Self.problem(withPasswordFile: Self.passwordFile(environment))
+    }
+
+    private static func passwordFile(_ environment: [String: String]) -> String {
+        environment["PGPASSFILE"] ?? ((environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.pgpass")
+    }
+
+    /// What makes libpq ignore a password file that is there.
+    private static func problem(withPasswordFile path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "\(path) is not a plain file" }
+        guard info.st_mode & (S_IRWXG | S_IRWXO) == 0 else {
+            return "its group or others may read or write \(path); `chmod 600 \(path)` makes it usable"
         }
         return nil
     }

@@ -12,11 +12,12 @@ public final class SharedBlobs: @unchecked Sendable {
     public let local: BlobStore
     let endpoint: PostgresEndpoint
     let schema: String
+    let lockWait: Duration
     private let lock = NSLock()
     private var session: PostgresSession?
 
-    public init(local: BlobStore, endpoint: PostgresEndpoint, schema: String) {
-        (self.local, self.endpoint, self.schema) = (local, endpoint, schema)
+    public init(local: BlobStore, endpoint: PostgresEndpoint, schema: String, lockWait: Duration = .seconds(10)) {
+        (self.local, self.endpoint, self.schema, self.lockWait) = (local, endpoint, schema, lockWait)
     }
 
     /// The content `ref` names. A blob neither here nor on the server is
@@ -27,7 +28,7 @@ public final class SharedBlobs: @unchecked Sendable {
             return try local.get(ref)
         } catch .blobMissing {
             return try lock.withLock {
-                if session == nil { session = try PostgresSession(endpoint) }
+                if session?.isBroken != false { session = try PostgresSession(endpoint, lockWait: lockWait) }
                 guard let stored = try SharedLog(session: session!, schema: schema).download(ref) else {
                     throw SharedLogError.blobMissing(sha256: ref.sha256)
                 }

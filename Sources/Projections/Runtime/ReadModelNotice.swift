@@ -18,6 +18,12 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
     /// A shared library's server could not be reached: answers come from this machine's copy of the
     /// log, whose last event was written `asOf` (nil: the copy is empty).
     case offline(reason: String, asOf: Timestamp?)
+    /// The password file was not read (`reason` says why: the group or others may read it, as libpq
+    /// refuses too).
+    case passwordFileIgnored(String)
+    /// `log --follow` lost its shared library's server and has it again: it goes on after `position`,
+    /// the last event it showed.
+    case reconnected(resumingAfter: UInt64)
 
     /// A short name, for JSON.
     public var kind: String {
@@ -27,6 +33,8 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
         case .behind: "behind"
         case .temporary: "temporary"
         case .offline: "offline"
+        case .passwordFileIgnored: "passwordFile"
+        case .reconnected: "reconnected"
         }
     }
 
@@ -49,6 +57,10 @@ public enum ReadModelNotice: Sendable, Equatable, CustomStringConvertible {
         case let .behind(events, reason):
             "these answers are \(events) event\(events == 1 ? "" : "s") behind the log: the read models could not be "
                 + "brought up to date (\(reason))."
+        case .passwordFileIgnored(let reason):
+            "the password file was not read, as libpq would not read it: \(reason)."
+        case .reconnected(let position):
+            "the connection to the shared library's server is back; going on after position \(position), the last event shown."
         case .temporary(let reason, _):
             "the library's read models cannot be used here (\(reason)); these answers come from a replay of the log "
                 + "into a temporary folder."

@@ -99,7 +99,7 @@ struct PostgresBenchmark: ParsableCommand {
                                 let commit = Commit(
                                     events: events, expectations: [stream: version == 0 ? .noStream : .exactly(version)],
                                     commandID: CommandID(UUID()), actor: "bench", timestamp: .now)
-                                _ = try PostgresAppend.append(commit, schema: schema, on: session)
+                                _ = try PostgresAppend.appendAtHead(commit, schema: schema, on: session)
                                 version += eventsPerCommit
                                 commits.add(1)
                             }
@@ -171,8 +171,40 @@ struct PostgresBenchmark: ParsableCommand {
             "clone", "\(cloneSeconds.grouped(decimals: 2)) s for the whole clone of \(own.events.grouped()) events: "
                 + "the log, then every read model built (target < 10 s)")
         report.value("cloneSeconds", cloneSeconds)
+        try catchUpBehind(clonePath: clonePath, in: folder, binary: try Spawn.episodic(), report: report)
         // Timed commands write to a copy, so that a later run with --keep finds the generated library as it was.
         return (try own.workingCopy(at: folder.root + "/local.run"), own.copy(at: clonePath))
+    }
+
+    /// Events a machine is behind its teammates in the end-to-end catch-up.
+    static let behindBy = 10_000
+
+    /// A machine ``behindBy`` events behind its teammates, each event a command of its own retitling a
+    /// different episode (so that the read models fold thousands of entities they hold already), runs
+    /// one `episodic podcast list`: the whole catch-up, log and read models, as a user meets it.
+    private func catchUpBehind(clonePath: String, in folder: ProjectionsFolder, binary: String, report: Report) throws {
+        let behindPath = folder.root + "/behind"
+        try? FileManager.default.removeItem(atPath: behindPath)
+        try FileManager.default.copyItem(atPath: clonePath, toPath: behindPath)
+        let teammate = try Library(at: clonePath)
+        var episodes: [EpisodeID] = []
+        for podcast in try teammate.podcasts() where episodes.count < Self.behindBy {
+            episodes += try teammate.episodes(EpisodeQuery(podcast: podcast.id)).map(\.id)
+        }
+        guard !episodes.isEmpty else { throw BenchFailure("the generated library has no episode to retitle") }
+        let submissions = (0..<Self.behindBy).map { i in
+            Submission(.episode(.id(episodes[i % episodes.count]), .retitle("Caught up \(i)")))
+        }
+        let written = try teammate.submit(submissions, actor: "teammate")
+        if let failure = written.results.first(where: { (try? $0.get()) == nil }) { throw BenchFailure("a teammate's retitle failed: \(failure)") }
+
+        let measured = try Spawn.measure(binary, ["podcast", "list", "--library", behindPath, "--quiet"])
+        guard measured.status == 0 else { throw BenchFailure("`episodic podcast list` on the machine behind exited \(measured.status)") }
+        let rate = Double(Self.behindBy) / measured.seconds
+        report.line(
+            "catch-up, \(Self.behindBy.grouped()) behind", "\(rate.grouped()) events/s end to end (`episodic podcast list`: the log "
+                + "and every read model, \(measured.seconds.grouped(decimals: 2)) s; target ≥ 50,000 events/s)")
+        report.value("catchUpBehindEventsPerSecond", rate)
     }
 
     // MARK: One CLI command

@@ -37,10 +37,17 @@ public final class PostgresServer: Sendable {
     /// The folder of the server's programs (`pg_test_fsync` is there too).
     public let binaries: String
 
-    private init(folder: String, binaries: String, port: Int, tls: Bool) {
+    /// The server's data folder (`pg_hba.conf`, `standby.signal` go there).
+    public var data: String { folder + "/data" }
+    /// How this server is started with `pg_ctl`, but for the action and `-w`: for ``stop(mode:waiting:)``
+    /// and ``startAgain(waiting:)``.
+    private let control: [String]
+
+    private init(folder: String, binaries: String, port: Int, tls: Bool, control: [String]) {
         self.folder = folder
         self.binaries = binaries
         self.port = port
+        self.control = control
         url = "postgres://postgres@/postgres?host=\(folder)&port=\(port)"
         tlsURL = tls ? "postgres://postgres@127.0.0.1:\(port)/postgres?sslmode=require" : nil
     }
@@ -76,8 +83,11 @@ public final class PostgresServer: Sendable {
         // A backend notices within 100 ms that its client was killed, even while it waits.
         let options = "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=\(fsync ? "on" : "off") "
             + "-c max_connections=60 -c client_connection_check_interval=100" + (certificate ? " -c ssl=on" : "")
-        let start = [bin + "/pg_ctl", "-D", data, "-l", folder + "/server.log", "-w", "-o", options, "start"]
-        guard run(asRoot, start) == 0 else { unavailable = "pg_ctl could not start a server (see \(folder)/server.log)"; return nil }
+        let control = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-l", folder + "/server.log", "-o", options]
+        guard run(control[0], Array(control.dropFirst()) + ["-w", "start"]) == 0 else {
+            unavailable = "pg_ctl could not start a server (see \(folder)/server.log)"
+            return nil
+        }
         let stop = (asRoot ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []) + [bin + "/pg_ctl", "-D", data, "-m", "immediate", "stop"]
         stopLock.withLock {
             if started.isEmpty {
@@ -90,7 +100,23 @@ public final class PostgresServer: Sendable {
             }
             started.append((stop, folder))
         }
-        return PostgresServer(folder: folder, binaries: bin, port: port, tls: certificate)
+        return PostgresServer(folder: folder, binaries: bin, port: port, tls: certificate, control: control)
+    }
+
+    /// Stops the server with `pg_ctl stop -m mode` (`smart` waits for its clients to leave, `fast` ends
+    /// them, `immediate` is a crash); without `waiting`, returns while it stops. Its exit status.
+    @discardableResult
+    public func stop(mode: String = "fast", waiting: Bool = true) -> Int32 {
+        let command = Array(control.dropFirst()) + ["-m", mode, waiting ? "-w" : "-W", "stop"]
+        if waiting { return Self.run(control[0], command) }
+        return Self.spawn(control[0], command) == nil ? -1 : 0
+    }
+
+    /// Starts the server stopped by ``stop(mode:waiting:)`` again, as it was started; `waiting` until it
+    /// accepts connections. Its exit status.
+    @discardableResult
+    public func startAgain(waiting: Bool = true) -> Int32 {
+        Self.run(control[0], Array(control.dropFirst()) + [waiting ? "-w" : "-W", "start"])
     }
 
     /// A TCP port nobody listens on now, from the system.
@@ -115,10 +141,10 @@ public final class PostgresServer: Sendable {
     public func startClient(running sql: String) -> pid_t? {
         Self.spawn(psql, ["-h", folder, "-p", String(port), "-U", "postgres", "-d", "postgres", "-c", sql])
     }
-    /// Runs `sql` with `psql` as the superuser and waits; its exit status (0: it all ran).
+    /// Runs `sql` with `psql` as `role` (the superuser by default) and waits; its exit status (0: it all ran).
     @discardableResult
-    public func run(sql: String) -> Int32 {
-        Self.run(psql, ["-h", folder, "-p", String(port), "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
+    public func run(sql: String, as role: String = "postgres") -> Int32 {
+        Self.run(psql, ["-h", folder, "-p", String(port), "-U", role, "-d", "postgres", "-v", "ON_ERROR_STOP=1", "-c", sql])
     }
 
     /// Each started server's stop command and folder, for the exit handler.

@@ -5,7 +5,7 @@ import TestSupport
 /// The least-privilege editor the README's team section sets up: a role given only what
 /// `grant_editor` gives (the schema, reading its tables, and the schema's functions) works as a
 /// teammate, through real `episodic` processes, and cannot change the log any other way.
-@Suite("An editor with only the rights grant_editor gives", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("An editor with only the rights grant_editor gives", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedEditorRoleCLITests {
     let cli = CLI()
     let schema = PostgresServer.freshSchema()

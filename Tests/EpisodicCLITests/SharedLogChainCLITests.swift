@@ -7,7 +7,7 @@ import TestSupport
 /// append-only trigger disabled (what the owner role can do): every machine's next catch-up and a
 /// fresh clone refuse them, naming the position, exit 74; `log verify` finds them; rows past the head
 /// are set aside by `log repair`. Real `episodic` processes on a real PostgreSQL server.
-@Suite("A shared library's rows changed on the server", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A shared library's rows changed on the server", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedLogChainCLITests {
     let cli = CLI()
     let schema = PostgresServer.freshSchema()

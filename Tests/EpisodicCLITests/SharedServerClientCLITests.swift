@@ -6,7 +6,7 @@ import TestSupport
 /// the build, a wait for another machine's lock bounded by --lock-timeout, a password file only at mode
 /// 0600, a refused login with its own exit code, each warning once, the server's errors in words, a
 /// server rolled back.
-@Suite("A careful client of a shared library's server", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A careful client of a shared library's server", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedServerClientCLITests {
     let cli = CLI()
     let schema = PostgresServer.freshSchema()

@@ -6,7 +6,7 @@ import TestSupport
 /// runs (``FaultyLink``): cut, stalled, black-holed, or a reply lost, at each statement of a write. The
 /// command never hangs: it ends within its deadlines, exit 75, saying whether the change may have been
 /// written, and lets go of the machine's lock; what the log then holds agrees with what it said.
-@Suite("A shared library's server failing mid-command", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A shared library's server failing mid-command", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedServerFaultsCLITests {
     /// The statements of a write through the link: its login, the catch-up's look at the server, the
     /// append; and one past them, where the fault never comes and the write goes through.

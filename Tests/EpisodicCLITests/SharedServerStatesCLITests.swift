@@ -4,7 +4,7 @@ import TestSupport
 
 /// A shared library's server that is shutting down, recovering, or stopped and started again while
 /// machines write and follow, on a PostgreSQL server of these tests' own (they stop it), one at a time.
-@Suite("A shared library's server stopping and starting", .serialized, .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A shared library's server stopping and starting", .serialized, .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedServerStatesCLITests {
     /// The server these tests stop and start.
     static let server = PostgresServer.start(fsync: false)

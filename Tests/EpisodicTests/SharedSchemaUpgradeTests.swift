@@ -11,7 +11,7 @@ import TestSupport
 /// A shared library written by a build of schema version 1, which stored no hashes, met by this build:
 /// the first command of a role that may upgrade the schema brings it to this build's version, computing
 /// each commit's hash from its rows, and every machine's copy, byte for byte the originals, goes on.
-@Suite("A shared library's schema upgraded", .enabled(if: PostgresServer.isAvailable, "no PostgreSQL server could be started"))
+@Suite("A shared library's schema upgraded", .enabled(if: try PostgresServer.isAvailable, "no PostgreSQL server could be started"))
 struct SharedSchemaUpgradeTests {
     let folder = TemporaryFolder("episodic-shared-upgrade")
     let schema = PostgresServer.freshSchema()

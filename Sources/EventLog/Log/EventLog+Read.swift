@@ -89,25 +89,62 @@ extension EventLog {
         deliver: (Parsed) throws -> Void
     ) throws {
         let last = min(end ?? head, head)
-        let first = max(start, LogPosition(1))
-        guard first <= last else { return }
-        var delivered = false
-        do {
-            try scan(
-                first, through: last, startingAt: startingFrame(for: first), checkingChecksums: checkingChecksums,
-                asAppended: asAppended, parse: parse
-            ) { parsed in
-                delivered = true
-                try deliver(parsed)
+        var first = max(start, LogPosition(1))
+        var checkingChecksums = checkingChecksums
+        var attempt = 0
+        while first <= last {
+            // The position after the last line handed over: where a second attempt takes up.
+            var next = first
+            var bodyFailed = false
+            let parseTracking = { (line: UnsafeRawBufferPointer) throws(EnvelopeParser.Failure) -> (LogPosition, (LogPosition, Parsed)?) in
+                let (position, parsed) = try parse(line)
+                return (position, parsed.map { (position, $0) })
             }
-        } catch let error as EventLogError where !delivered && index.start(for: first.rawValue) != nil {
-            // The index is derived and may be wrong: what it pointed at did not lead to the position.
-            // Start again from the segment's first frame, which only the log itself decides.
-            _ = error
-            try scan(
-                first, through: last, startingAt: segmentStart(for: first), checkingChecksums: checkingChecksums,
-                asAppended: asAppended, parse: parse, deliver: deliver)
+            let deliverTracking = { (item: (LogPosition, Parsed)) throws in
+                do {
+                    try deliver(item.1)
+                } catch {
+                    bodyFailed = true
+                    throw error
+                }
+                next = item.0.next
+            }
+            do {
+                do {
+                    try scan(
+                        first, through: last, startingAt: startingFrame(for: first), checkingChecksums: checkingChecksums,
+                        asAppended: asAppended, parse: parseTracking, deliver: deliverTracking)
+                } catch let error as EventLogError where !bodyFailed && next == first && index.start(for: first.rawValue) != nil {
+                    // The index is derived and may be wrong: what it pointed at did not lead to the position.
+                    // Start again from the segment's first frame, which only the log itself decides.
+                    _ = error
+                    try scan(
+                        first, through: last, startingAt: segmentStart(for: first), checkingChecksums: checkingChecksums,
+                        asAppended: asAppended, parse: parseTracking, deliver: deliverTracking)
+                }
+                return
+            } catch let error as EventLogError where !bodyFailed && attempt < Self.readsThroughCompaction && error.isDamage
+                && segmentsReplacedSinceListing()
+            {
+                // A compaction renamed new files over segments since this instance listed them: list the
+                // log again, and read on from the first line not handed over yet, with checksums checked
+                // (a second pass over pinned files may skip them; these files are new).
+                attempt += 1
+                try refresh()
+                first = next
+                checkingChecksums = true
+            }
         }
+    }
+
+    /// Whether a segment's name now names another file than when this instance last listed the log: a
+    /// compaction replaced it, and what this instance knows of its frames may no longer hold. One
+    /// listing of `log/`; asked only when a read meets what looks like damage.
+    func segmentsReplacedSinceListing() -> Bool {
+        guard let entries = try? FileSystem.entries(of: layout.logDirectory) else { return false }
+        var now: [UInt32: UInt64] = [:]
+        for entry in entries { if let number = Segment.number(inName: entry.name) { now[number] = entry.inode } }
+        return now != listedInodes
     }
 
     private func scan<Parsed>(
@@ -203,6 +240,37 @@ extension EventLog {
         stream: StreamID, asAppended: Bool, from point: StreamPoint? = nil, _ body: (EventEnvelope) throws -> Void
     ) throws -> Bool {
         var delivered = point?.version ?? 0
+        var bodyFailed = false
+        let tracking = { (envelope: EventEnvelope) throws in
+            do { try body(envelope) } catch {
+                bodyFailed = true
+                throw error
+            }
+        }
+        var attempt = 0
+        while true {
+            do {
+                return try readRebuildingIndex(stream: stream, asAppended: asAppended, from: point, after: &delivered, tracking)
+            } catch let error as EventLogError where !bodyFailed && attempt < Self.readsThroughCompaction && error.isDamage
+                && segmentsReplacedSinceListing()
+            {
+                // A compaction replaced segments since this instance listed the log: list it again and read
+                // on from the first event not handed over yet.
+                attempt += 1
+                try refresh()
+            }
+        }
+    }
+
+    /// How many times a read lists the log again and reads on, when compactions keep replacing the
+    /// segments it reads: each one that meets it costs the reader a listing of `log/`.
+    static let readsThroughCompaction = 8
+
+    /// ``readIndexed(stream:asAppended:from:after:_:)``, once more after rebuilding the index when the
+    /// index disagrees with the log.
+    private func readRebuildingIndex(
+        stream: StreamID, asAppended: Bool, from point: StreamPoint?, after delivered: inout Int, _ body: (EventEnvelope) throws -> Void
+    ) throws -> Bool {
         do {
             return try readIndexed(stream: stream, asAppended: asAppended, from: point, after: &delivered, body)
         } catch is IndexMismatch {

@@ -242,6 +242,7 @@ extension EventLog {
             if let number = Segment.number(inName: entry.name) { inodes[number] = entry.inode }
             if entry.name.hasSuffix(Self.compactingSuffix) { compactionLeftovers.append(entry.name) }
         }
+        listedInodes = inodes
         let numbers = inodes.keys.sorted()
         let holding = numbers.count <= ListedSegment.heldLimit
         var found: [Segment] = []

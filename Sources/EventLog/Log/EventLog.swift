@@ -69,6 +69,9 @@ public final class EventLog {
     /// listing; and the catalog the last listing found true.
     var catalog: SegmentCatalog?
     var listedCatalog: SegmentCatalog?
+    /// Each segment's inode when the log was last listed, by number: a read that meets what looks like
+    /// damage asks whether a compaction has replaced a segment since (``segmentsReplacedSinceListing()``).
+    var listedInodes: [UInt32: UInt64] = [:]
     /// The files of an interrupted compaction (`….compacting`) that the last listing found in `log/`.
     var compactionLeftovers: [String] = []
 

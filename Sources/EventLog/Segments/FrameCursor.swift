@@ -60,6 +60,9 @@ struct FrameCursor {
                 }
             }
             try fill()
+            // Nothing more to read where the walk expected bytes: the file is shorter than when the walk
+            // began (cut by a writer's recovery, or replaced by a compaction). Reading again cannot help.
+            if window.count == 0 { return .incomplete(offset: offset) }
         }
     }
 

@@ -33,7 +33,7 @@ extension Library {
     ///
     /// Bad bytes at the very end are set aside into `quarantine/`, even when something shows they were
     /// acknowledged; the read models that had seen what was lost are kept under `read/` and rebuilt from
-    /// the log; then a ``LossAccepted`` event, by `actor`, says what was lost and what showed it, and the
+    /// the log; then a `LossAccepted` event, by `actor`, says what was lost and what showed it, and the
     /// library's head record names the log as it now is. A chain broken in the middle of the log is not
     /// a loss that can be accepted: restore a backup. Returns nil, having changed nothing, when nothing
     /// acknowledged is missing.

@@ -31,7 +31,8 @@ struct TranscriptCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(.importTranscript(try Files.read(file), into: .text(episode), strict: strict))
+                try session.submit(.importTranscript(
+                    try Files.read(file, limit: DomainError.transcriptLimit), into: .text(episode), strict: strict))
             }
         }
     }

@@ -16,11 +16,11 @@ enum SubtitleFileParsing {
         var index = lines.startIndex
         while index < lines.endIndex {
             // A block: the lines up to the next blank one.
-            while index < lines.endIndex, lines[index].isBlank { index += 1 }
             let blockStart = index
-            while index < lines.endIndex, !lines[index].isBlank { index += 1 }
+            index += 1
+            while index < lines.endIndex, lines[index - 1].isFollowed(by: lines[index]) { index += 1 }
             let block = lines[blockStart..<index]
-            guard let first = block.first else { continue }
+            let first = lines[blockStart]
             if format == .webVTT, Self.isVTTMetadata(first.text) { continue }
             // `FormatDetection` starts the lines at a cue, so text outside one has a cue above it.
             guard let timing = block.firstIndex(where: { $0.text.contains("-->") }) else {

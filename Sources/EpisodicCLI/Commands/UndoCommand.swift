@@ -31,7 +31,8 @@ struct UndoCommand: ParsableCommand {
     }
 
     func run() throws {
-        try Session.run(global, actor: who) { session in
+        // A dry run records no actor: one that could not be recorded is no reason to refuse it.
+        try Session.run(global, actor: dryRun ? nil : who) { session in
             let library = try session.library()
             let target = try command.map { UndoTarget.command(try library.resolve(CommandReference.text($0))) }
             try Self.run(target ?? .last(actor: lastActor), force: force, dryRun: dryRun, library: library, session: session)
@@ -82,7 +83,8 @@ struct RedoCommand: ParsableCommand {
     @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
 
     func run() throws {
-        try Session.run(global, actor: who) { session in
+        // A dry run records no actor: one that could not be recorded is no reason to refuse it.
+        try Session.run(global, actor: dryRun ? nil : who) { session in
             try UndoCommand.run(.redo, force: force, dryRun: dryRun, library: try session.library(), session: session)
         }
     }

@@ -150,6 +150,9 @@ struct ThumbnailCommands: ParsableCommand {
 
         func validate() throws {
             if file == "-", format == nil { throw ValidationError("Writing to standard output (-) needs --format png or --format jpeg.") }
+            if file == "-", Terminal.stdoutIsTerminal {
+                throw ValidationError("Standard output is a terminal, which would take the image's bytes for commands. Redirect it (> ep3.png).")
+            }
         }
 
         func run() throws {

@@ -59,10 +59,22 @@ enum Files {
         return InputError(path: path, reason: "\(size) than the \(most) this input may hold. Split it or trim it.")
     }
 
+    /// Writes the text `bytes` as ``write(_:to:)`` does, but to a terminal escaped as every message is
+    /// (``TerminalText``), so that a control or bidirectional character in it is shown, never obeyed.
+    static func write(text bytes: [UInt8], to path: String?) throws {
+        guard path ?? "-" == "-", Terminal.stdoutIsTerminal else { return try write(bytes, to: path) }
+        FileHandle.standardOutput.write(Data(TerminalText(String(decoding: bytes, as: UTF8.self), keepingLineBreaks: true).description.utf8))
+    }
+
     /// Writes `bytes` to `path` whole or not at all (a temporary file renamed into place), or to
-    /// standard output when `path` is nil or `-`.
+    /// standard output when `path` is nil or `-`, which must not be a terminal: bytes that are not
+    /// text could drive it.
     static func write(_ bytes: [UInt8], to path: String?) throws {
         guard let path, path != "-" else {
+            guard !Terminal.stdoutIsTerminal else {
+                throw ValidationError("standard output is a terminal, which would take these bytes for commands. "
+                    + "Name a file, or redirect the output (> file).")
+            }
             FileHandle.standardOutput.write(Data(bytes))
             return
         }

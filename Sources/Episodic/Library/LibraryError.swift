@@ -24,6 +24,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case alreadyShared(path: String)
     /// A new shared library, or a clone, needs a folder without events; this one has some.
     case libraryHasEvents(path: String, events: UInt64)
+    /// A command's input (a transcript to convert, a thumbnail's inputs) was changed by other writers
+    /// each time the work on it was made outside the writer lock; the command was not run.
+    case inputKeptChanging(String)
 
     public var description: String {
         switch self {
@@ -56,6 +59,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .libraryHasEvents(path, events):
             "the library at \(path) already holds \(events) event\(events == 1 ? "" : "s"); nothing was changed. "
                 + "`episodic push <url>` moves it to a server, or choose an empty folder."
+        case .inputKeptChanging(let command):
+            "\(command): other commands changed what it works on (a transcript, a thumbnail's inputs) each of the "
+                + "\(Library.inputWorkAttempts) times it was made ready for them; it was not run. Try again."
         }
     }
 }
@@ -68,6 +74,7 @@ extension LibraryError: ClassifiedError {
             .libraryHasEvents: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind
+        case .inputKeptChanging: .busy
         }
     }
 }

@@ -7,9 +7,9 @@ import TestSupport
 
 /// `--actor` names who makes a change on every command that appends. The commands are not listed
 /// here: each command of the CLI's own table runs the examples of its help, in a library those
-/// examples fit (or, for those that create what it holds, an empty one), once with `--actor` and,
-/// when that appends nothing, once without; a command that appends only without it does not take
-/// the option.
+/// examples fit (or, for those that create what it holds, an empty one; for those that mend a log,
+/// one whose last acknowledged commit is gone), once with `--actor` and, when that appends nothing,
+/// once without; a command that appends only without it does not take the option.
 @Suite("--actor on every command that appends")
 struct ActorOptionCLITests {
     /// The actor the examples are run as; the library was made by `tester`.
@@ -28,6 +28,22 @@ struct ActorOptionCLITests {
         try cli.must("font", "import", "Inter-Bold.ttf", "--name", "Inter")
         try cli.must("episode", "retitle", "Night Shift/2", "Deux")
         try cli.must("undo", "--last")
+        return cli
+    }
+
+    /// `fixture` with its last acknowledged commit cut from the log at its frame's start, as a lost
+    /// tail leaves it: the read models and the stream index had seen it.
+    static func lostTail() throws -> CLI {
+        let cli = try fixture()
+        let log = cli.library + "/log"
+        let segment = log + "/" + (try FileManager.default.contentsOfDirectory(atPath: log).filter { $0.hasSuffix(".seg") }.max()!)
+        let length = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? UInt64)
+        let head = try EventLog(at: cli.library).head
+        try cli.must("episode", "retitle", "Night Shift/1", "Uno")
+        let handle = try #require(FileHandle(forWritingAtPath: segment))
+        try handle.truncate(atOffset: length)
+        try handle.close()
+        #expect(try EventLog(at: cli.library).head == head)
         return cli
     }
 
@@ -79,10 +95,11 @@ struct ActorOptionCLITests {
 
     @Test("every command of the command table that appends takes --actor and records it in each event it appends")
     func everyAppendingCommand() throws {
-        // The examples that create what the first library holds (a podcast, a font) run on the second.
+        // The examples that create what the first library holds (a podcast, a font) run on the second,
+        // those that accept a lost tail (`log repair --accept-loss`) on the third.
         let empty = try Self.withFiles()
         try empty.must("init")
-        let fixtures = [try Self.fixture(), empty]
+        let fixtures = [try Self.fixture(), empty, try Self.lostTail()]
         var appending: Set<String> = []
         let leaves = Self.leaves()
         for (name, leaf) in leaves {
@@ -113,6 +130,23 @@ struct ActorOptionCLITests {
             #expect(appending.contains(name), "\(name) takes --actor, but none of its examples appended")
         }
         #expect(appending.isSuperset(of: ["thumbnail render", "redo", "undo"]))
+    }
+
+    @Test("a dry run of undo or redo records no actor, so an actor that could not be recorded does not stop it", arguments: ["undo", "redo"])
+    func dryRunTakesAnyActor(_ command: String) throws {
+        // Given a library whose newest command can be undone, and whose last undo can be redone
+        let cli = try Self.fixture()
+        let arguments = command == "undo" ? ["undo", "--last"] : ["redo"]
+        let before = try EventLog(at: cli.library).events().count
+
+        // When it runs as a dry run, and for real, as an actor holding an escape
+        let dry = try cli.run(arguments + ["--dry-run", "--actor", "an\u{1B}a"])
+        let real = try cli.run(arguments + ["--actor", "an\u{1B}a"])
+
+        // Then the dry run says what it would do, the real one is refused, and nothing is appended
+        #expect(dry.status == 0 && !dry.out.isEmpty, "\(dry.err)")
+        #expect(real.status == 65 && real.err.contains("actor"), "\(real.err)")
+        #expect(try EventLog(at: cli.library).events().count == before)
     }
 
     /// The commands of the CLI's table that run, rather than group others, by their path.

@@ -85,6 +85,8 @@ struct NumberOptionTests {
         let cli = try given()
         for arguments in [
             ["podcast", "list", "--lock-timeout=0"], ["podcast", "list", "--lock-timeout=86400"],
+            // -0 is 0, as two words too, before the subcommand or after it ("Missing value" before)
+            ["podcast", "list", "--lock-timeout", "-0"], ["--lock-timeout", "-0", "podcast", "list"], ["log", "-n", "-0"],
             ["episode", "list", "Show", "--limit=0"], ["episode", "list", "Show", "--limit=9223372036854775807", "--offset=9223372036854775807"],
             ["search", "one", "--limit=9223372036854775807"], ["episode", "renumber", "Show/1", "2147483647"],
             ["thumbnail", "settings", "Show/2147483647", "--font-size=12", "--text-x=0", "--text-y=1", "--horizontal-padding=200",

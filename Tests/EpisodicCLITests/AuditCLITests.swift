@@ -69,9 +69,9 @@ struct AuditCLITests {
         #expect(dry.hasPrefix("Would undo: retitled episode \"Show/1\"") && dry.contains("would append EpisodeRetitled"))
         #expect(try cli.head() == 4)
 
-        let nobody = try cli.run("undo", "--last", "--actor", "nobody")
+        let nobody = try cli.run("undo", "--last", "--by", "nobody")
         #expect(nobody.status == 65 && nobody.err.contains("no command by nobody"))
-        let undone = try cli.object("undo", "--last", "--actor", "bob")
+        let undone = try cli.object("undo", "--last", "--by", "bob")
         #expect(undone["undoes"] as? String == events[3].commandID.description)
         #expect(try cli.object("episode", "show", "Show/1")["title"] as? String == "Uno")
         let redo = try cli.object("undo", (undone["outcome"] as! [String: Any])["commandID"] as! String)

@@ -18,7 +18,7 @@ struct CommandSchemaExamplesTests {
 
     /// A file's content, for the lines that name one by path: a real image for an image path and a real
     /// font for a font path, as the parser checks them and refuses anything else, and a transcript otherwise.
-    static func readFile(_ path: String) throws -> [UInt8] {
+    static func readFile(_ path: String, _ limit: Int?) throws -> [UInt8] {
         if path.hasSuffix(".ttf") { return Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"))) }
         guard path.hasSuffix(".png") || path.hasSuffix(".jpg") else { return Array("00:00:01\nA\nHi.\n".utf8) }
         return Array(try Data(contentsOf: imagePath))

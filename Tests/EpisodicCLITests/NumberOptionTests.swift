@@ -35,7 +35,23 @@ struct NumberOptionTests {
         Option(arguments: { ["log", "--since=\($0)"] }, range: "from 0 to 18446744073709551615", name: "log --since"),
         Option(arguments: { ["log", "--until=\($0)"] }, range: "from 0 to 18446744073709551615", name: "log --until"),
         Option(arguments: { ["show", "Show", "--as-of=\($0)"] }, range: "from 0 to 18446744073709551615", name: "show --as-of"),
+        Option(arguments: { ["log", "--limit=\($0)"] }, range: "from 0 to 9223372036854775807", name: "log --limit"),
+        Option(arguments: { ["log", "-n", $0] }, range: "from 0 to 9223372036854775807", name: "log -n"),
+        Option(arguments: { ["log", "compact", "--level=\($0)"] }, range: "from 3 to 12", name: "log compact --level"),
+        Option(arguments: { ["thumbnail", "settings", "Show/1", "--overlay-scale=\($0)"] }, range: "from 0.05 to 10", name: "--overlay-scale"),
     ]
+
+    /// `arguments` with the option and its value as two words, `--lock-timeout -1`, as people type
+    /// them (a value starting with `-` was read as an option, "Missing value"). A positional number
+    /// is left after `--`, where it is not taken for an option.
+    static func separated(_ arguments: [String], _ value: String) -> [String] {
+        arguments.flatMap { argument -> [String] in
+            guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "="),
+                  argument[argument.index(after: equals)...].contains(value)
+            else { return [argument] }
+            return [String(argument[..<equals]), String(argument[argument.index(after: equals)...])]
+        }
+    }
 
     func given() throws -> CLI {
         let cli = CLI()
@@ -55,9 +71,11 @@ struct NumberOptionTests {
         let values = option.name.contains("since") || option.name.contains("until") || option.name.contains("as-of")
             ? ["1e18", "-1", "nan", "inf", "-inf", "1e400", "18446744073709551616"] : Self.bad
         for value in values {
-            let run = try cli.run(option.arguments(value))
-            #expect(run.status == 64, "\(option) \(value): \(run.status) \(run.err)")
-            #expect(run.err.contains(option.range), "\(option) \(value): \(run.err)")
+            for arguments in [option.arguments(value), Self.separated(option.arguments(value), value)] {
+                let run = try cli.run(arguments)
+                #expect(run.status == 64, "\(arguments): \(run.status) \(run.err)")
+                #expect(run.err.contains(option.range), "\(arguments): \(run.err)")
+            }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == before, "\(option): nothing was written")
     }
@@ -67,6 +85,8 @@ struct NumberOptionTests {
         let cli = try given()
         for arguments in [
             ["podcast", "list", "--lock-timeout=0"], ["podcast", "list", "--lock-timeout=86400"],
+            // -0 is 0, as two words too, before the subcommand or after it ("Missing value" before)
+            ["podcast", "list", "--lock-timeout", "-0"], ["--lock-timeout", "-0", "podcast", "list"], ["log", "-n", "-0"],
             ["episode", "list", "Show", "--limit=0"], ["episode", "list", "Show", "--limit=9223372036854775807", "--offset=9223372036854775807"],
             ["search", "one", "--limit=9223372036854775807"], ["episode", "renumber", "Show/1", "2147483647"],
             ["thumbnail", "settings", "Show/2147483647", "--font-size=12", "--text-x=0", "--text-y=1", "--horizontal-padding=200",

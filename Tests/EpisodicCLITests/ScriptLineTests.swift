@@ -9,7 +9,7 @@ import Testing
 @Suite("Script lines")
 struct ScriptLineTests {
     /// Every file a line names holds this transcript (so an image path holds no image).
-    static func readFile(_ path: String) throws -> [UInt8] { Array("00:00:01\nA\nHi.\n".utf8) }
+    static func readFile(_ path: String, _ limit: Int?) throws -> [UInt8] { Array("00:00:01\nA\nHi.\n".utf8) }
 
     /// The one submission of the one-line script `line`.
     static func submission(_ line: String) throws -> Submission {

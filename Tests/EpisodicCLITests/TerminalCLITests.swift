@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What people see on a terminal: a pager for the log, and nothing wider than the terminal. The
 /// command runs on a real pseudo-terminal (`script`), of the width set with `stty`.
@@ -13,7 +14,9 @@ struct TerminalCLITests {
     }
 
     /// What the terminal received, stdout and stderr, as it came.
-    private static func raw(_ cli: CLI, columns: Int, _ arguments: [String], environment: [String: String] = [:]) throws -> String {
+    private static func raw(
+        _ cli: CLI, columns: Int, _ arguments: [String], environment: [String: String] = [:], status: Int32 = 0
+    ) throws -> String {
         let quoted = ([CLI.binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
@@ -26,7 +29,7 @@ struct TerminalCLITests {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments): \(String(decoding: data, as: UTF8.self))")
+        #expect(process.terminationStatus == status, "\(arguments): \(String(decoding: data, as: UTF8.self))")
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -73,6 +76,47 @@ struct TerminalCLITests {
         #expect(search[0].contains("MATCH") && search[1].contains("[Welcome]"), "\(search)")
         // Wide enough, nothing is left out.
         #expect(try Self.onTerminal(cli, columns: 200, ["episode", "list", "--all"])[0].hasSuffix("ID"))
+    }
+
+    @Test("Subtitles exported to a terminal show bidirectional and other controls escaped; a pipe gets them as they are; an image is never written to a terminal")
+    func exportToTerminal() throws {
+        // Given subtitles whose text holds a right-to-left override, which would show "txt.exe" as "exe.txt"
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        try cli.must("episode", "create", "Show", "One")
+        let transcript = try cli.write("00:01.00\nAna\nOpen the file invoice\u{202E}txt.exe and \\ more.\n", to: "t.txt")
+        try cli.must("transcript", "import", "Show/1", transcript)
+        try cli.must("transcript", "convert", "Show/1")
+        try cli.must("thumbnail", "background", "Show/1", RepositoryFiles.path("Tests/ThumbnailRendererTests/Fixtures/overlay.png"))
+
+        // When they are exported to a terminal and to a pipe
+        let shown = try Self.raw(cli, columns: 200, ["transcript", "export", "Show/1"])
+        let piped = try cli.must("transcript", "export", "Show/1").out
+
+        // Then the terminal shows the override as an escape, the pipe gets the character itself
+        #expect(!shown.unicodeScalars.contains("\u{202E}") && shown.contains(#"invoice\u{202E}txt.exe and \\ more."#), "\(shown)")
+        #expect(piped.contains("invoice\u{202E}txt.exe and \\ more."))
+        for format in ["vtt", "json"] {
+            let other = try Self.raw(cli, columns: 200, ["transcript", "export", "Show/1", "--format", format])
+            #expect(!other.unicodeScalars.contains("\u{202E}") && other.contains(#"\u{202E}"#), "\(format): \(other)")
+        }
+        // And a thumbnail's bytes are refused a terminal (exit 64), and go to a pipe
+        let refused = try Self.raw(cli, columns: 200, ["thumbnail", "export", "Show/1", "-", "--format", "png"], status: 64)
+        #expect(refused.contains("Standard output is a terminal"), "\(refused)")
+        #expect(try cli.must("thumbnail", "export", "Show/1", "-", "--format", "png").out.utf8.count > 1_000)
+    }
+
+    @Test("A path from the command line is printed escaped: a backup's archive and a restore's library")
+    func escapedPaths() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        let archive = "notes\u{202E}rat.exe"
+        let backedUp = try cli.must("backup", archive).out
+        #expect(backedUp.contains(#"to notes\u{202E}rat.exe: "#) && !backedUp.unicodeScalars.contains("\u{202E}"), "\(backedUp)")
+        let restored = try cli.must("restore", archive, "--library", cli.folder + "/again\u{2066}").out
+        #expect(restored.contains(#"again\u{2066}. The log"#) && !restored.unicodeScalars.contains("\u{2066}"), "\(restored)")
     }
 
     @Test("A progress bar fits the terminal, tells its rate and time left, and clears its line when done")

@@ -54,7 +54,13 @@ enum ThumbnailDrawing {
     static func stored(
         _ inputs: ThumbnailInputs, fonts: FontLibraryState, blob: (BlobRef) throws -> [UInt8]
     ) throws -> (RenderedThumbnail, [UInt8]) {
-        let font = try font(inputs.settings.fontName, fonts: fonts, blob: blob)
+        try stored(inputs, font: try font(inputs.settings.fontName, fonts: fonts, blob: blob), blob: blob)
+    }
+
+    /// The stored variant of the thumbnail drawn in `font`, and its bytes.
+    static func stored(
+        _ inputs: ThumbnailInputs, font: ThumbnailFont, blob: (BlobRef) throws -> [UInt8]
+    ) throws -> (RenderedThumbnail, [UInt8]) {
         let drawn = try draw(inputs, font: font, blob: blob)
         let stored = try drawn.stored()
         let digest = ThumbnailInputDigest(inputs: inputs, font: font)

@@ -26,6 +26,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     case libraryHasEvents(path: String, events: UInt64)
     /// A shared library's copy does not accept a loss: its log is the server's.
     case sharedLossNotAccepted
+    /// A command's input (a transcript to convert, a thumbnail's inputs) was changed by other writers
+    /// each time the work on it was made outside the writer lock; the command was not run.
+    case inputKeptChanging(String)
 
     public var description: String {
         switch self {
@@ -61,6 +64,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .sharedLossNotAccepted:
             "a shared library's log is the one on its server, and this machine's copy cannot give up commits on its own. "
                 + "Clone the library again into a new folder (`episodic clone`)."
+        case .inputKeptChanging(let command):
+            "\(command): other commands changed what it works on (a transcript, a thumbnail's inputs) each of the "
+                + "\(Library.inputWorkAttempts) times it was made ready for them; it was not run. Try again."
         }
     }
 }
@@ -73,6 +79,7 @@ extension LibraryError: ClassifiedError {
             .libraryHasEvents, .sharedLossNotAccepted: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind
+        case .inputKeptChanging: .busy
         }
     }
 }

@@ -8,15 +8,16 @@ import PodcastDomain
 /// A script is read whole before anything runs: a line that cannot be read stops it with nothing
 /// written.
 public enum Script {
-    /// The submissions of `text`. `readFile` reads a transcript a line names by path; `now` is the time
+    /// The submissions of `text`. `readFile` reads a file a line names by path (a transcript, an image,
+    /// a font), refusing one of more bytes than the limit given with it, if any; `now` is the time
     /// creates record.
-    public static func parse(_ text: String, now: Timestamp, readFile: (String) throws -> [UInt8]) throws -> [Submission] {
+    public static func parse(_ text: String, now: Timestamp, readFile: ReadFile) throws -> [Submission] {
         try lines(text, now: now, readFile: readFile).map(\.submission)
     }
 
     /// The submissions of `text` with the line each was written on (1-based; blank lines count, as an
     /// editor counts them), so that a refusal can name the line as a parse error does.
-    public static func lines(_ text: String, now: Timestamp, readFile: (String) throws -> [UInt8]) throws
+    public static func lines(_ text: String, now: Timestamp, readFile: ReadFile) throws
         -> [(line: Int, submission: Submission)]
     {
         var submissions: [(line: Int, submission: Submission)] = []
@@ -33,6 +34,9 @@ public enum Script {
         }
         return submissions
     }
+
+    /// Reads the file at a path, refusing it when it holds more bytes than the limit, if one is given.
+    public typealias ReadFile = (_ path: String, _ limit: Int?) throws -> [UInt8]
 
     /// `line` without the white space (Unicode's, line ends included) at either end.
     private static func trimmed(_ line: Substring.UTF8View) -> Substring.UTF8View {

@@ -59,7 +59,7 @@ struct ScriptLine {
 
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    func submission(now: Timestamp, readFile: (String) throws -> [UInt8]) throws(Reason) -> Submission {
+    func submission(now: Timestamp, readFile: Script.ReadFile) throws(Reason) -> Submission {
         let name = try string("command")
         guard let shape = Self.shapes[name] else { throw .unknownCommand(name) }
         // Unknown fields first: a misspelt field would otherwise be reported as a missing one.
@@ -188,12 +188,12 @@ struct ScriptLine {
 
     /// The submission `make` builds from the file (an image, a font) the line names.
     private func fileSubmission(
-        _ readFile: (String) throws -> [UInt8], _ make: ([UInt8]) throws -> Submission
+        _ readFile: Script.ReadFile, _ make: ([UInt8]) throws -> Submission
     ) throws(Reason) -> Submission {
         let path = try string("file")
         let bytes: [UInt8]
         do {
-            bytes = try readFile(path)
+            bytes = try readFile(path, nil)
         } catch {
             throw .file(path, "\(error)", missing: ErrorKind(of: error) == .missing)
         }
@@ -208,7 +208,7 @@ struct ScriptLine {
 
     /// The transcript, from `file` or from `text`: exactly one of them, so that it is never unclear
     /// which one counts. A refusal names the field it is about, as either may be the one mistaken.
-    private func transcript(_ readFile: (String) throws -> [UInt8]) throws(Reason) -> [UInt8] {
+    private func transcript(_ readFile: Script.ReadFile) throws(Reason) -> [UInt8] {
         switch (fields["file"], fields["text"]) {
         case (nil, nil):
             throw .missing(#"file" or "text"#)
@@ -217,7 +217,7 @@ struct ScriptLine {
         case (_?, nil):
             let path = try string("file")
             do {
-                return try readFile(path)
+                return try readFile(path, DomainError.transcriptLimit)
             } catch {
                 throw .file(path, "\(error)", missing: ErrorKind(of: error) == .missing)
             }

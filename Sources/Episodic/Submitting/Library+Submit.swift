@@ -54,9 +54,27 @@ extension Library {
         var next = 0
         var stopped = false
         var previous: (workspace: Workspace, head: LogPosition)?
-        let transcriptChecks = TranscriptChecksAhead(submissions)
-        defer { transcriptChecks?.stop() }
+        // The slow work on the inputs is done before the lock is taken; work a command finds missing
+        // under the lock is made after the lock is let go, and the command decided again.
+        let prepared = PreparedInputs(submissions, library: self)
+        var missing: (index: Int, work: PreparedInputs.Work)?
+        var attempts: [Int: Int] = [:]
         repeat {
+            if let (index, work) = missing {
+                missing = nil
+                attempts[index, default: 0] += 1
+                do {
+                    guard attempts[index]! <= Self.inputWorkAttempts else { throw LibraryError.inputKeptChanging(submissions[index].name) }
+                    try prepared.make(work, library: self)
+                } catch {
+                    let failure = SubmitFailure(index: index, name: submissions[index].name, error: error)
+                    if atomic { throw failure }
+                    let part = SubmitReport(results: [.failure(failure)])
+                    acknowledged?(part)
+                    report.results += part.results
+                    break
+                }
+            }
             let first = next
             let (group, readModelError) = try runWritePath(continuing: previous) { writer, workspace in
                 next = first
@@ -99,7 +117,7 @@ extension Library {
                         var applied = false
                         do {
                             if !atomic { workspace.startReading() }
-                            let decision = try workspace.decide(submission, transcriptCheck: transcriptChecks?.take(index))
+                            let decision = try workspace.decide(submission, prepared: prepared)
                             let (events, blobs) = (decision.events, submission.blobs + decision.blobs)
                             if !atomic { batch = PendingCommit(commandID: CommandID(UUID())) }
                             let before = try workspace.statesBefore(events)
@@ -122,6 +140,12 @@ extension Library {
                                 decidedAhead.add(commit, result: results.count, index: index, name: submission.name)
                             }
                             results.append(.success(outcome))
+                        } catch let needed as InputWorkNeeded {
+                            // Nothing of this command is applied. An atomic batch, which has appended
+                            // nothing, is decided again whole; otherwise the group ends before it.
+                            missing = (index, needed.work)
+                            next = atomic ? first : index
+                            break commands
                         } catch is LogStoreRace where attempt < Self.decisionAttempts {
                             // A teammate's commit came first, and earlier commands of the group are already
                             // appended: decide this one again on the copy that now holds theirs.
@@ -154,6 +178,7 @@ extension Library {
                     progress?(index + 1)
                 }
                 _ = appendDecidedAhead()
+                if atomic, missing != nil { return [Result<SubmitOutcome, SubmitFailure>]() }
                 if atomic, let appended = try batch.append(to: writer, actor: actor, at: tick(), read: workspace.versionsRead) {
                     // Positions were counted from the start of the commit; now the commit has its place.
                     let offset = appended.lowerBound.rawValue - 1
@@ -169,13 +194,22 @@ extension Library {
                 }
                 return results
             }
+            if atomic, missing != nil {
+                // Nothing was appended, and the workspace holds the batch's decisions: it starts afresh.
+                previous = nil
+                continue
+            }
             let part = SubmitReport(results: group, readModelError: readModelError)
             acknowledged?(part)
             report.results += group
             report.readModelError = readModelError ?? report.readModelError
-        } while !stopped && next < submissions.count
+        } while missing != nil || (!stopped && next < submissions.count)
         return report
     }
+
+    /// How many times a command's input work is made after the lock when the input keeps changing
+    /// under it (another writer's commits) before the command is refused as busy.
+    static let inputWorkAttempts = 3
 
     /// The most commands of a batch decided in one writer section, before it syncs them and lets the
     /// lock go. Each section projects its group, and projecting folds every entity the group touched

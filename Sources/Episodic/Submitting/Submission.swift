@@ -10,15 +10,15 @@ public struct Submission: Sendable {
         /// An `EpisodeCommand.create` in the podcast named.
         case createEpisode(in: PodcastReference, EpisodeCommand)
         /// Converts the episode's transcript, as the batch has left it, to subtitles (the SRT becomes a
-        /// blob) and records them; with `strict`, a transcript with defects is refused.
+        /// blob) and records them; with `strict`, a transcript with defects is refused. The conversion
+        /// is made outside the writer lock.
         case convertTranscript(EpisodeReference, strict: Bool = false)
         /// Changes some of a podcast's thumbnail defaults, keeping the others as they are when it runs.
         case patchThumbnailDefaults(PodcastReference, ThumbnailSettingsPatch)
         /// Changes some of an episode's thumbnail settings, keeping the others as they are when it runs.
         case patchThumbnailSettings(EpisodeReference, ThumbnailSettingsPatch)
-        /// Renders the episode's thumbnail from its inputs as the batch has left them, while deciding
-        /// (under the writer lock), and records it: a script's `thumbnail.render`. The CLI renders
-        /// outside the lock instead, with ``Library/renderThumbnail(of:)``.
+        /// Renders the episode's thumbnail from its inputs as the batch has left them, and records it: a
+        /// script's `thumbnail.render`. It is drawn outside the writer lock, as every conversion is.
         case renderThumbnail(EpisodeReference)
         /// Imports or removes one of the library's fonts (see ``importFont(_:name:)``).
         case font(FontCommand)

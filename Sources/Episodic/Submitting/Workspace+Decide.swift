@@ -3,9 +3,10 @@ import PodcastDomain
 
 extension Workspace {
     /// What a submission decides, against the states and facts as the batch has left them; the events
-    /// are not folded in (see ``apply(_:)``). `transcriptCheck`, for a transcript import, is its
-    /// transcript's check if it was made ahead.
-    func decide(_ submission: Submission, transcriptCheck: TranscriptCheck? = nil) throws -> Decision {
+    /// are not folded in (see ``apply(_:)``). The slow work on its input (a transcript's check, a
+    /// conversion, a render) is taken from `prepared`, made before the writer lock; where it was not
+    /// made, ``InputWorkNeeded`` is thrown before anything is decided.
+    func decide(_ submission: Submission, prepared: PreparedInputs) throws -> Decision {
         switch submission.action {
         case let .podcast(reference, command):
             let id = try resolve(reference)
@@ -23,6 +24,8 @@ extension Workspace {
                 let current = try episode(id).live?.thumbnailSettings
                 return Decision(events: try decide(.changeThumbnailSettings(try withImportedFont(settings, replacing: current)), episode: id))
             }
+            var transcriptCheck: TranscriptCheck?
+            if case .importTranscript(let bytes, let ref, let strict) = command { transcriptCheck = try prepared.check(bytes, ref, strict: strict) }
             let events = try decide(command, episode: id, transcriptCheck: transcriptCheck)
             return Decision(events: events, warnings: events.flatMap(\.transcriptWarnings), thumbnailWarnings: try thumbnailWarnings(command, id, events))
         case let .createEpisode(reference, command):
@@ -34,7 +37,7 @@ extension Workspace {
             return Decision(events: events, created: .episode(id))
         case let .convertTranscript(reference, strict):
             let id = try resolve(reference)
-            let (subtitles, srt, warnings) = try convertTranscript(of: try episode(id), id, strict: strict)
+            let (subtitles, srt, warnings) = try convertTranscript(of: try episode(id), id, strict: strict, prepared: prepared)
             return Decision(events: try decide(.recordSubtitles(subtitles), episode: id), blobs: [srt], warnings: warnings)
         case let .patchThumbnailDefaults(reference, patch):
             let id = try resolve(reference)
@@ -49,7 +52,7 @@ extension Workspace {
             let id = try resolve(reference)
             let episode = try episode(id).requireLive()
             guard let inputs = episode.thumbnailInputs else { throw DomainError.renderNeedsBackground }
-            let (thumbnail, bytes) = try ThumbnailDrawing.stored(inputs, fonts: try fonts(), blob: blob)
+            let (thumbnail, bytes) = try prepared.render(inputs, fonts: try fonts())
             return Decision(
                 events: try decide(.recordThumbnail(thumbnail), episode: id), blobs: [bytes], thumbnailWarnings: episode.thumbnailWarnings)
         case let .font(command):
@@ -113,20 +116,14 @@ extension Workspace {
     }
 
     /// Subtitles from the episode's current transcript, their SRT file, and what the conversion read past.
-    private func convertTranscript(of state: EpisodeState, _ id: EpisodeID, strict: Bool) throws
+    private func convertTranscript(of state: EpisodeState, _ id: EpisodeID, strict: Bool, prepared: PreparedInputs) throws
         -> (SubtitlesRef, [UInt8], [TranscriptWarning])
     {
         guard let transcript = try state.requireLive().transcript else { throw DomainError.noTranscript }
-        let text = String(decoding: try blob(transcript), as: UTF8.self)
-        let subtitles: Subtitles
-        do {
-            subtitles = try SubtitleConversion.convert(text, strict: strict)
-        } catch {
-            throw LibraryError.transcriptUnreadable(episode: id, reason: error.description)
+        switch try prepared.conversion(transcript, strict: strict) {
+        case .success(let made): return (made.subtitles, made.srt, made.warnings)
+        case .failure(let error): throw LibraryError.transcriptUnreadable(episode: id, reason: error.description)
         }
-        let srt = Array(subtitles.srt.utf8)
-        let reference = SubtitlesRef(blob: BlobStore.reference(for: srt), cueCount: subtitles.cues.count, transcript: transcript)
-        return (reference, srt, subtitles.warnings)
     }
 
     /// For a font's removal, the live episodes whose thumbnail settings name it, as `Podcast/number`

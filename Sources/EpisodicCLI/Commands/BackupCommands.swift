@@ -35,7 +35,8 @@ struct BackupCommand: LibraryFilesCommand {
                     + Advice.message(for: noteError, library: global.libraryPath))
             }
             if global.json { return session.printJSON(BackupRecord(report)) }
-            print("Backed up \(Amount.events(report.events)) (through position \(report.head)), "
+            // The archive's path is the user's, shown escaped as every name is.
+            Terminal.say("Backed up \(Amount.events(report.events)) (through position \(report.head)), "
                 + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
                 + "to \(report.archive): \(Amount.bytes(report.bytes)).")
         }
@@ -62,7 +63,7 @@ struct RestoreCommand: LibraryFilesCommand {
             let report = try Library.restore(archive: file, to: global.libraryPath, progress: bar.update)
             bar.finish()
             if global.json { return session.printJSON(RestoreRecord(report, archive: file)) }
-            print("Restored \(Amount.events(report.events)) (through position \(report.head)), "
+            Terminal.say("Restored \(Amount.events(report.events)) (through position \(report.head)), "
                 + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
                 + "into \(report.library). The log and blobs verified; the read models were rebuilt.")
         }

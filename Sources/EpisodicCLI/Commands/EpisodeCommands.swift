@@ -25,7 +25,7 @@ struct EpisodeCommands: ParsableCommand {
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast: its id, an id prefix, or its name.", completion: .podcastNames) var podcast: String
         @Argument(help: "The episode's title.") var title: String
-        @Option(help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
+        @Option(parsing: .unconditional, help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
             transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int?
         @Option(help: ArgumentHelp("When it is published: 2026-11-21 or 2026-11-21T18:30:00Z.", valueName: "date"))
         var publishDate: String?
@@ -181,8 +181,8 @@ struct EpisodeCommands: ParsableCommand {
         @Option(help: "Only episodes whose title holds this text (case and accents do not count).") var search: String?
         @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeated: missing any of them.") var missing: [Missing] = []
         @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeated: any of them outdated.") var outdated: [Outdated] = []
-        @Option(help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
-        @Option(help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
+        @Option(parsing: .unconditional, help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
+        @Option(parsing: .unconditional, help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
 
         func validate() throws {
             if (podcast == nil) == !all { throw ValidationError("Name a podcast, or give --all for every podcast's episodes.") }

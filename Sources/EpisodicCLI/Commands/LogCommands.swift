@@ -28,12 +28,12 @@ struct LogCommands: ParsableCommand {
         @Option(help: "Only events of this type (e.g. EpisodeRetitled). Repeatable.") var type: [String] = []
         @Option(name: .customLong("actor"), help: "Only events by this actor. Repeatable.") var actors: [String] = []
         @Option(help: "Only the events of this command: its id, or the start of it.") var command: String?
-        @Option(help: ArgumentHelp(
+        @Option(parsing: .unconditional, help: ArgumentHelp(
             "From this position or time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, monday, \"2 days ago\").", valueName: "position|time"))
         var since: String?
-        @Option(help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("Up to this position or time.", valueName: "position|time")) var until: String?
         @Flag(help: "Keep watching, and print new events as they are appended (Ctrl-C stops).") var follow = false
-        @Option(name: [.customShort("n"), .long], help: "Only the newest this many events (of those the filters keep).",
+        @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest this many events (of those the filters keep).",
                 transform: NumberArgument.whole(0...Int.max))
         var limit: Int?
         @Flag(help: "Newest first.") var reverse = false

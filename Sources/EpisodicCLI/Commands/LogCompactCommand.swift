@@ -34,6 +34,7 @@ extension LogCommands {
                 """)
         @OptionGroup var global: GlobalOptions
         @Option(
+            parsing: .unconditional,
             help: ArgumentHelp("The LZ4-HC level: 3 is faster, 12 smaller (default 9).", valueName: "3-12"),
             transform: NumberArgument.whole(3...12))
         var level = Int(CompactionSettings().level)

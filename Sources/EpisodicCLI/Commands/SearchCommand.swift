@@ -13,7 +13,7 @@ struct SearchCommand: ParsableCommand {
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The words to find.") var query: [String]
-    @Option(help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20
+    @Option(parsing: .unconditional, help: "At most this many results.", transform: NumberArgument.whole(1...Int.max)) var limit = 20
     @Option(help: "Only this podcast's episodes.", completion: .podcastNames) var podcast: String?
 
     func validate() throws {

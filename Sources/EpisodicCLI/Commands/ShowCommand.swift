@@ -16,7 +16,7 @@ struct ShowCommand: ParsableCommand {
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
-    @Option(help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, \"2 hours ago\").", valueName: "position|time"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("A position, or a time (2026-11-21, 2026-11-21T18:30:00Z, yesterday, \"2 hours ago\").", valueName: "position|time"))
     var asOf: String?
 
     func run() throws {

@@ -120,10 +120,11 @@ struct ThumbnailCommands: ParsableCommand {
                   episodic thumbnail render "Night Shift/3" --json
                 """)
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
         @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
 
         func run() throws {
-            try Session.run(global) { session in
+            try Session.run(global, actor: who) { session in
                 try session.submit { library in try library.renderThumbnail(of: .text(episode)) }
             }
         }
@@ -149,6 +150,9 @@ struct ThumbnailCommands: ParsableCommand {
 
         func validate() throws {
             if file == "-", format == nil { throw ValidationError("Writing to standard output (-) needs --format png or --format jpeg.") }
+            if file == "-", Terminal.stdoutIsTerminal {
+                throw ValidationError("Standard output is a terminal, which would take the image's bytes for commands. Redirect it (> ep3.png).")
+            }
         }
 
         func run() throws {

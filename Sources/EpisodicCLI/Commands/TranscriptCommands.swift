@@ -31,7 +31,8 @@ struct TranscriptCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(.importTranscript(try Files.read(file), into: .text(episode), strict: strict))
+                try session.submit(.importTranscript(
+                    try Files.read(file, limit: DomainError.transcriptLimit), into: .text(episode), strict: strict))
             }
         }
     }
@@ -68,7 +69,8 @@ struct TranscriptCommands: ParsableCommand {
             discussion: """
                 The format is --format, else the file's extension (.srt, .vtt, .json), else SRT. WebVTT names each \
                 speaker as a voice (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points \
-                to, with each segment's speaker, start and end in seconds, and body.
+                to, with each segment's speaker, start and end in seconds, and body. On a terminal, control and \
+                bidirectional characters are shown escaped (\\u{202E}); a file or a pipe gets the bytes as they are.
 
                 Examples:
                   episodic transcript export "Night Shift/3" ep3.srt
@@ -89,7 +91,7 @@ struct TranscriptCommands: ParsableCommand {
                     Terminal.printError("warning: these subtitles were made from an earlier transcript. "
                         + "Run `episodic transcript convert \(ShellWord.quoted(episode))` to bring them up to date.")
                 }
-                try Files.write(bytes, to: file)
+                try Files.write(text: bytes, to: file)
                 session.printExport(ExportRecord(
                     command: "transcript.export", file: file ?? "-", format: format.rawValue, bytes: bytes.count, outdated: outdated))
             }

@@ -12,26 +12,27 @@ struct UndoCommand: ParsableCommand {
             Examples:
               episodic undo --last               the newest command still in effect
               episodic undo cf1ae994             one by the start of its id (`episodic log`)
-              episodic undo --last --actor ana   ana's newest
+              episodic undo --last --by ana      ana's newest
+              episodic undo --last --actor bo    recorded as bo's undo
               episodic undo cf1ae994 --dry-run   what it would append
             """)
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var who: ActorOption
     @Argument(help: "The command's id, or the start of it (`episodic log` shows them).") var command: String?
     @Flag(help: "Undo the newest command still in effect.") var last = false
-    @Option(name: .customLong("actor"), help: ArgumentHelp(
-        "With --last: the newest such command of this actor. (The undo itself is recorded as $EPISODIC_ACTOR's, else your login name's.)",
-        valueName: "name"))
+    @Option(name: .customLong("by"), help: ArgumentHelp("With --last: the newest such command of this actor.", valueName: "name"))
     var lastActor: String?
     @Flag(help: "Undo what is still in effect, leaving what later commands changed again.") var force = false
     @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
 
     func validate() throws {
         if (command == nil) == !last { throw ValidationError("Give a command id, or --last.") }
-        if lastActor != nil && !last { throw ValidationError("--actor goes with --last.") }
+        if lastActor != nil && !last { throw ValidationError("--by goes with --last.") }
     }
 
     func run() throws {
-        try Session.run(global) { session in
+        // A dry run records no actor: one that could not be recorded is no reason to refuse it.
+        try Session.run(global, actor: dryRun ? nil : who) { session in
             let library = try session.library()
             let target = try command.map { UndoTarget.command(try library.resolve(CommandReference.text($0))) }
             try Self.run(target ?? .last(actor: lastActor), force: force, dryRun: dryRun, library: library, session: session)
@@ -41,7 +42,6 @@ struct UndoCommand: ParsableCommand {
     /// Undoes or redoes, and says what happened: in words for people (with the log's details under
     /// `--verbose`), as a record under `--json`.
     static func run(_ target: UndoTarget, force: Bool, dryRun: Bool, library: Library, session: Session) throws {
-        if !dryRun { try session.checkActor() }
         let (plan, outcome, readModelError) = try library.undo(
             target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
         session.warnIfBehind(readModelError)
@@ -78,11 +78,13 @@ struct RedoCommand: ParsableCommand {
               episodic redo --dry-run                 what it would bring back
             """)
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var who: ActorOption
     @Flag(help: "Bring back what is still possible, leaving what later commands changed again.") var force = false
     @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
 
     func run() throws {
-        try Session.run(global) { session in
+        // A dry run records no actor: one that could not be recorded is no reason to refuse it.
+        try Session.run(global, actor: dryRun ? nil : who) { session in
             try UndoCommand.run(.redo, force: force, dryRun: dryRun, library: try session.library(), session: session)
         }
     }

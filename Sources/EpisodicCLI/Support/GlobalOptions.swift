@@ -19,6 +19,7 @@ struct GlobalOptions: ParsableArguments {
     var utc = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("How long to wait for another command that holds the library's lock, 0 to 86400.", valueName: "seconds"),
         transform: NumberArgument.decimal(lockTimeouts, "seconds"))
     var lockTimeout: Double = 10

@@ -2,7 +2,9 @@ import ArgumentParser
 
 /// Numbers from the command line, read and range-checked as they are parsed, so that no value (huge,
 /// negative, `nan`, `inf`) reaches arithmetic that could trap, and a refusal (exit 64) gives the range.
-/// Used as `@Option(transform:)`; the ranges are the domain's wherever the domain has one.
+/// Used as `@Option(parsing: .unconditional, transform:)`: the value after the option is taken whatever
+/// it starts with, so that `--lock-timeout -1` is refused for its range rather than read as a missing
+/// value followed by an option `-1`. The ranges are the domain's wherever the domain has one.
 enum NumberArgument {
     /// A whole number in `range`.
     static func whole(_ range: ClosedRange<Int>, _ unit: String = "") -> @Sendable (String) throws -> Int {

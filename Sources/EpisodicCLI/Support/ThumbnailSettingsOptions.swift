@@ -10,30 +10,30 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     @Flag(help: "Use the renderer's default bold font.")
     var defaultFont = false
 
-    @Option(help: ArgumentHelp("Text size in points, 12 to 200.", valueName: "points"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Text size in points, 12 to 200.", valueName: "points"),
         transform: NumberArgument.decimal(ThumbnailSettings.fontSizes, "points"))
     var fontSize: Double?
 
     @Option(help: ArgumentHelp("Where the text goes: \(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
     var position: TextPosition?
 
-    @Option(help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"),
         transform: NumberArgument.decimal(ThumbnailSettings.positions, "(a fraction of the canvas)"))
     var textX: Double?
 
-    @Option(help: ArgumentHelp("The text's centre down the canvas, 0 to 1.", valueName: "fraction"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("The text's centre down the canvas, 0 to 1.", valueName: "fraction"),
         transform: NumberArgument.decimal(ThumbnailSettings.positions, "(a fraction of the canvas)"))
     var textY: Double?
 
-    @Option(help: ArgumentHelp("Pixels kept clear left and right, 0 to 200.", valueName: "pixels"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels kept clear left and right, 0 to 200.", valueName: "pixels"),
         transform: NumberArgument.decimal(ThumbnailSettings.paddings, "pixels"))
     var horizontalPadding: Double?
 
-    @Option(help: ArgumentHelp("Pixels kept clear top and bottom, 0 to 200.", valueName: "pixels"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pixels kept clear top and bottom, 0 to 200.", valueName: "pixels"),
         transform: NumberArgument.decimal(ThumbnailSettings.paddings, "pixels"))
     var verticalPadding: Double?
 
-    @Option(help: ArgumentHelp("Canvas size, e.g. 1920x1080 (each side 16 to 8192).", valueName: "WxH"), transform: CanvasSize.parse)
+    @Option(parsing: .unconditional, help: ArgumentHelp("Canvas size, e.g. 1920x1080 (each side 16 to 8192).", valueName: "WxH"), transform: CanvasSize.parse)
     var canvas: CanvasSize?
 
     @Option(help: ArgumentHelp("How the background fills the canvas: fill, fit or stretch.", valueName: "mode"))
@@ -60,7 +60,7 @@ struct ThumbnailSettingsOptions: ParsableArguments {
         valueName: "placement"))
     var overlayPlacement: OverlayPlacement?
 
-    @Option(help: ArgumentHelp("With --overlay-placement original: the overlay's size as a multiple of its pixels, 0.05 to 10.",
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --overlay-placement original: the overlay's size as a multiple of its pixels, 0.05 to 10.",
         valueName: "factor"), transform: NumberArgument.decimal(ThumbnailSettings.overlayScales, "(times the overlay's pixels)"))
     var overlayScale: Double?
 

@@ -91,12 +91,7 @@ enum LZ4Frame {
 
     /// Appends `content` to `out` as one frame with content size and content checksum.
     static func compress(_ content: UnsafeRawBufferPointer, settings: Settings = .commit, into out: inout [UInt8]) {
-        var preferences = LZ4F_preferences_t()
-        preferences.frameInfo.blockSizeID = settings.maximumBlockSize
-        preferences.frameInfo.blockMode = settings.linkedBlocks ? LZ4F_blockLinked : LZ4F_blockIndependent
-        preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
-        preferences.frameInfo.contentSize = UInt64(content.count)
-        preferences.compressionLevel = settings.level
+        var preferences = preferences(settings, contentSize: content.count)
         let bound = LZ4F_compressFrameBound(content.count, &preferences)
         let start = out.count
         out.reserveCapacity(start + bound)
@@ -108,10 +103,29 @@ enum LZ4Frame {
         out.removeLast(bound - written)
     }
 
+    /// `content` as one frame, written into uninitialized room: the bound is the content's length and
+    /// more, and pages of it the frame does not reach are never touched (a blob of 10 MB of blank lines
+    /// compresses to kilobytes).
     static func compress(_ content: [UInt8], settings: Settings = .commit) -> [UInt8] {
-        var out: [UInt8] = []
-        content.withUnsafeBytes { compress($0, settings: settings, into: &out) }
-        return out
+        var preferences = preferences(settings, contentSize: content.count)
+        let bound = LZ4F_compressFrameBound(content.count, &preferences)
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            count = content.withUnsafeBytes { content in
+                LZ4F_compressFrame(buffer.baseAddress!, bound, content.baseAddress, content.count, &preferences)
+            }
+            precondition(LZ4F_isError(count) == 0, "LZ4F_compressFrame: \(String(cString: LZ4F_getErrorName(count)))")
+        }
+    }
+
+    /// The frame's preferences: content size and content checksum, and `settings`.
+    private static func preferences(_ settings: Settings, contentSize: Int) -> LZ4F_preferences_t {
+        var preferences = LZ4F_preferences_t()
+        preferences.frameInfo.blockSizeID = settings.maximumBlockSize
+        preferences.frameInfo.blockMode = settings.linkedBlocks ? LZ4F_blockLinked : LZ4F_blockIndependent
+        preferences.frameInfo.contentChecksumFlag = LZ4F_contentChecksumEnabled
+        preferences.frameInfo.contentSize = UInt64(contentSize)
+        preferences.compressionLevel = settings.level
+        return preferences
     }
 }
 

@@ -3,9 +3,9 @@ import CoreValues
 /// A transcript checked against the rules (``Rules``' transcript check: UTF-8, not blank, within the
 /// size limit, readable as the conversion will read it), made before its command is decided.
 ///
-/// The check reads the whole text and needs nothing else, so a batch can make it ahead, off the writer
-/// lock, while earlier commands are decided. It can only be made by running the check, and the
-/// decider takes it only for the same content and the same strictness as the command's.
+/// The check reads the whole text and needs nothing else, so it is made before the writer lock is
+/// taken. It can only be made by running the check, and the decider takes it only for the same
+/// content and the same strictness as the command's.
 public struct TranscriptCheck: Hashable, Sendable {
     public let ref: BlobRef
     public let strict: Bool

@@ -10,13 +10,12 @@ enum FormatDetection {
     static func format(of lines: [TranscriptLine], warnings: inout TranscriptWarnings) throws(TranscriptError)
         -> (format: TranscriptFormat, start: Int)
     {
-        guard let firstIndex = lines.firstIndex(where: { !$0.isBlank }) else { throw .empty }
+        guard let first = lines.first else { throw .empty }
         var skipped = 0
-        for index in firstIndex..<lines.count where !lines[index].isBlank {
+        for index in lines.indices {
             if let format = format(at: index, of: lines) {
-                if index > firstIndex {
-                    let last = lines[..<index].last { !$0.isBlank } ?? lines[firstIndex]
-                    warnings.add(.header(from: lines[firstIndex].number, to: last.number, text: lines[firstIndex].text))
+                if index > 0 {
+                    warnings.add(.header(from: first.number, to: lines[index - 1].number, text: first.text))
                 }
                 return (format, index)
             }
@@ -30,7 +29,7 @@ enum FormatDetection {
             }
         }
         guard hasTimestamps else { throw .noTimestamps }
-        throw .unrecognizedFormat(line: lines[firstIndex].number, text: String(lines[firstIndex].text))
+        throw .unrecognizedFormat(line: first.number, text: String(first.text))
     }
 
     /// The layout a transcript starting at `index` is in, if that line starts one.
@@ -38,7 +37,9 @@ enum FormatDetection {
         let line = lines[index].text
         if line.hasPrefix("WEBVTT"), SubtitleFileParsing.isVTTMetadata(line) { return .webVTT }
         // SRT: a cue number, then its timing line.
-        if Int(line) != nil, index + 1 < lines.count, SubtitleFileParsing.times(lines[index + 1].text) != nil {
+        if Int(line) != nil, index + 1 < lines.count, lines[index].isFollowed(by: lines[index + 1]),
+           SubtitleFileParsing.times(lines[index + 1].text) != nil
+        {
             return .srt
         }
         switch LineKind(line) {

@@ -19,7 +19,7 @@ struct SpeakerLayout {
     /// Counts the lines of each turn of a timestamp layout, starting turns where `TurnParsing` does.
     init(_ lines: ArraySlice<TranscriptLine>, format: TranscriptFormat) {
         var turnLineCounts: [Int] = []
-        for line in lines where !line.isBlank {
+        for line in lines {
             switch LineKind(line.text) {
             case .time, .malformedTime:
                 turnLineCounts.append(0)

@@ -16,11 +16,11 @@ enum SubtitleFileParsing {
         var index = lines.startIndex
         while index < lines.endIndex {
             // A block: the lines up to the next blank one.
-            while index < lines.endIndex, lines[index].isBlank { index += 1 }
             let blockStart = index
-            while index < lines.endIndex, !lines[index].isBlank { index += 1 }
+            index += 1
+            while index < lines.endIndex, lines[index - 1].isFollowed(by: lines[index]) { index += 1 }
             let block = lines[blockStart..<index]
-            guard let first = block.first else { continue }
+            let first = lines[blockStart]
             if format == .webVTT, Self.isVTTMetadata(first.text) { continue }
             // `FormatDetection` starts the lines at a cue, so text outside one has a cue above it.
             guard let timing = block.firstIndex(where: { $0.text.contains("-->") }) else {
@@ -75,12 +75,17 @@ enum SubtitleFileParsing {
     }
 
     /// A cue line without its tags, with entities read, and the voice it names, if any.
+    ///
+    /// Linear in the line's length: the closing `>` or `}` looked for after an opening is kept for the
+    /// openings before it, and once none is found, none is looked for again (a line of ten thousand
+    /// unclosed `<c.a` would otherwise be read ten thousand times).
     static func cleaned(_ line: Substring) -> (text: String, speaker: String?) {
         var text = "", speaker: String?
         var index = line.startIndex
+        var angle = NextCharacter(">", in: line), brace = NextCharacter("}", in: line)
         while index < line.endIndex {
             let character = line[index]
-            if character == "<", let close = line[index...].firstIndex(of: ">") {
+            if character == "<", let close = angle.after(index) {
                 let tag = line[line.index(after: index)..<close]
                 if tag.hasPrefix("v ") || tag.hasPrefix("v.") {
                     let name = tag.drop { $0 != " " }.trimmingPrefix(" ")
@@ -88,7 +93,7 @@ enum SubtitleFileParsing {
                 }
                 text.append(" ")
                 index = line.index(after: close)
-            } else if character == "{", line[index...].hasPrefix("{\\"), let close = line[index...].firstIndex(of: "}") {
+            } else if character == "{", line[index...].hasPrefix("{\\"), let close = brace.after(index) {
                 index = line.index(after: close)
             } else if character == "&", let entity = entities.first(where: { line[index...].hasPrefix($0.key) }) {
                 text.append(entity.value)
@@ -102,4 +107,27 @@ enum SubtitleFileParsing {
     }
 
     private static let entities: [String: String] = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&nbsp;": " "]
+
+    /// The first occurrence of a character at or after a place in a line, found by reading each part
+    /// of the line at most once, for places asked for in increasing order.
+    private struct NextCharacter {
+        let character: Character
+        let line: Substring
+        /// The last answer, and the place it was looked for from; `found` nil means none to the end.
+        private var searchedFrom: Substring.Index?
+        private var found: Substring.Index?
+
+        init(_ character: Character, in line: Substring) {
+            self.character = character
+            self.line = line
+        }
+
+        /// The first `character` at or after `index`.
+        mutating func after(_ index: Substring.Index) -> Substring.Index? {
+            if let searchedFrom, searchedFrom <= index, found.map({ $0 >= index }) ?? true { return found }
+            searchedFrom = index
+            found = line[index...].firstIndex(of: character)
+            return found
+        }
+    }
 }

@@ -31,16 +31,18 @@ struct TurnGroup {
         var groups: [TurnGroup] = []
         var current: TurnGroup?
         for turn in turns {
-            if var group = current, !turn.words.isEmpty,
-               turn.start == group.start
-                || (group.turns.count == 1 && group.isInterrupted(by: turn) && group.isStarved(at: turn.start))
-            {
-                if group.turns.count == 1, group.isInterrupted(by: turn) { group.sharesLastCue = true }
-                group.turns.append(turn)
-                current = group
-                continue
-            }
-            if var group = current {
+            // Taken out of `current`, so that a group of thousands of turns at one time grows in place
+            // rather than being copied for each.
+            if var group = current.take() {
+                if !turn.words.isEmpty,
+                   turn.start == group.start
+                    || (group.turns.count == 1 && group.isInterrupted(by: turn) && group.isStarved(at: turn.start))
+                {
+                    if group.turns.count == 1, group.isInterrupted(by: turn) { group.sharesLastCue = true }
+                    group.turns.append(turn)
+                    current = group
+                    continue
+                }
                 group.end = min(group.givenEnd ?? turn.start, turn.start)
                 group.endIsGiven = group.givenEnd != nil
                 groups.append(group)

@@ -66,8 +66,29 @@ final class CLI {
         }
     }
 
+    /// Runs `episodic arguments...` with `input` on stdin, killed if it still runs after
+    /// `seconds`: for commands that may wait until stopped (`log --follow`).
+    func run(_ arguments: [String], inputData input: Data?, stoppingAfter seconds: Double) throws -> Run {
+        let running = try start(arguments, inputData: input ?? Data())
+        let deadline = Date().addingTimeInterval(seconds)
+        let stopper = Thread {
+            while running.process.isRunning, Date() < deadline { usleep(10_000) }
+            if running.process.isRunning { kill(running.process.processIdentifier, SIGKILL) }
+        }
+        stopper.start()
+        return running.finish()
+    }
+
     /// Starts `episodic arguments...` with `input` on stdin, without waiting for it.
     func start(_ arguments: [String], input: String? = nil, environment extra: [String: String] = [:]) throws -> Running {
+        try start(arguments, inputData: Data((input ?? "").utf8), environment: extra)
+    }
+
+    /// Bytes a pipe takes before its reader reads (Linux's default).
+    static let pipeCapacity = 65_536
+
+    /// Starts `episodic arguments...` with the bytes `input` on stdin, without waiting for it.
+    func start(_ arguments: [String], inputData input: Data, environment extra: [String: String] = [:]) throws -> Running {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: runAs.first ?? Self.binary)
         process.arguments = runAs.isEmpty ? arguments : Array(runAs.dropFirst()) + [Self.binary] + arguments
@@ -78,8 +99,19 @@ final class CLI {
         process.standardError = err
         process.standardInput = stdin
         try process.run()
-        stdin.fileHandleForWriting.write(Data((input ?? "").utf8))
-        try stdin.fileHandleForWriting.close()
+        let writer = stdin.fileHandleForWriting
+        guard input.count > Self.pipeCapacity else {
+            writer.write(input)
+            try writer.close()
+            return Running(process: process, out: out, err: err)
+        }
+        // More than the pipe holds: written beside the child, which may read it slowly or stop reading
+        // (then the write fails with EPIPE, which is no signal to this process).
+        signal(SIGPIPE, SIG_IGN)
+        Thread {
+            try? writer.write(contentsOf: input)
+            try? writer.close()
+        }.start()
         return Running(process: process, out: out, err: err)
     }
 

@@ -64,19 +64,30 @@ struct SearchTests {
         #expect(described.snippet.contains("[Zürich]"))
     }
 
-    @Test("a title match ranks above a transcript match; ties go by episode id")
+    @Test("episodes whose headings hold the words come before those that need their transcript; ties go by episode id")
     func ranking() throws {
+        // Given an episode that says "sourdough" again and again, but not in its title, and two titled so
+        // and one described so
         let studio = try Studio()
         try studio.must(Scene.createEpisode(1, "Other things"))
-        try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nA word on sourdough, among many other words.\n"))
+        try studio.must(Scene.importTranscript(1, "00:00:01\nHost\n" + String(repeating: "Sourdough, sourdough. ", count: 50) + "\n"))
         try studio.must(Scene.createEpisode(2, "Sourdough"))
         try studio.must(Scene.createEpisode(3, "Sourdough"))
+        try studio.must(Scene.createEpisode(4, "Rye"))
+        try studio.must(Scene.on(4, .describe("A word on sourdough")))
 
+        // When it is searched for
         let hits = try studio.current().search("sourdough")
-        #expect(hits.map(\.episodeID) == [Scene.episode(2), Scene.episode(3), Scene.episode(1)])
-        #expect(hits[0].rank < hits[2].rank)
+
+        // Then the titles come first (tied, by id), then the description, then the transcript
+        #expect(hits.map(\.episodeID) == [Scene.episode(2), Scene.episode(3), Scene.episode(4), Scene.episode(1)])
+        #expect(hits[0].rank == hits[1].rank)
+        #expect(hits[1].rank < hits[2].rank)
+        #expect(try studio.current().search("sourdough", limit: 3).map(\.episodeID) == [Scene.episode(2), Scene.episode(3), Scene.episode(4)])
         #expect(try studio.current().search("sourdough", limit: 1).count == 1)
         #expect(try studio.current().search("sourdough", limit: 0).isEmpty)
+        // A search whose words are split between a heading and the transcript finds the episode too.
+        #expect(try studio.titles("other sourdough") == ["Other things"])
     }
 
     @Test("the last word is a prefix, until a space ends it")
@@ -273,10 +284,14 @@ struct SearchTests {
         }
     }
 
-    /// FTS5's own check that the index holds exactly the words of `search_content`, every transcript read
-    /// again from its blob: it throws when a document's words were not all removed, or not all added.
+    /// FTS5's own check that the indexes hold exactly the words of `search_content` (every transcript read
+    /// again from its blob) and of `search_documents`: it throws when a document's words were not all
+    /// removed, or not all added.
     static func expectConsistentIndex(_ readModel: ReadModel) throws {
-        try readModel.database.write { try $0.execute(sql: "INSERT INTO search_episodes (search_episodes, rank) VALUES ('integrity-check', 1)") }
+        try readModel.database.write { db in
+            try db.execute(sql: "INSERT INTO search_episodes (search_episodes, rank) VALUES ('integrity-check', 1)")
+            try db.execute(sql: "INSERT INTO search_headings (search_headings, rank) VALUES ('integrity-check', 1)")
+        }
     }
 }
 

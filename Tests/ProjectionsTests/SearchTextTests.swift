@@ -9,7 +9,7 @@ import Testing
 @testable import Projections
 
 /// The search index keeps no copy of a transcript's text: it reads it from the blob store, and finds and
-/// cuts snippets as an index holding the text would.
+/// cuts snippets as indexes holding the text would.
 @Suite("Search without a copy of the text")
 struct SearchTextTests {
     /// Transcripts with words in common, one long enough for snippets to be cut at both ends.
@@ -61,13 +61,18 @@ struct SearchTextTests {
         try copy.write { db in
             try db.execute(sql: """
                 CREATE VIRTUAL TABLE search_episodes USING fts5(
-                    id UNINDEXED, podcast_id UNINDEXED, title, description, transcript, tokenize = 'unicode61 remove_diacritics 2')
+                    id UNINDEXED, podcast_id UNINDEXED, title, description, transcript, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE search_headings USING fts5(
+                    id UNINDEXED, title, description, tokenize = 'unicode61 remove_diacritics 2');
                 """)
             for episode in studio.domain.liveEpisodes {
                 try db.execute(
                     sql: "INSERT INTO search_episodes (id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?)",
                     arguments: [episode.id.description, episode.podcastID.description, episode.title, episode.description,
                         episode.transcript.flatMap { texts[$0.sha256] }])
+                try db.execute(
+                    sql: "INSERT INTO search_headings (id, title, description) VALUES (?, ?, ?)",
+                    arguments: [episode.id.description, episode.title, episode.description])
             }
         }
 
@@ -75,12 +80,20 @@ struct SearchTextTests {
             // When both are searched
             let hits = try readModel.search(query)
             let match = try #require(ReadModel.matchExpression(query))
+            // (the episodes whose headings hold every word first, then the others, each ranked on its own)
             let expected = try copy.read { db in
-                try Row.fetchAll(db, sql: """
+                let headings = try Row.fetchAll(db, sql: """
+                    SELECT id, title, snippet(search_headings, -1, '[', ']', '…', 16) AS passage,
+                        bm25(search_headings, 0, 10, 4) AS score
+                    FROM search_headings WHERE search_headings MATCH ? ORDER BY score, id LIMIT 20
+                    """, arguments: [match])
+                let found = "[" + headings.map { "\"\($0["id"] as String)\"" }.joined(separator: ",") + "]"
+                return try headings + Row.fetchAll(db, sql: """
                     SELECT id, title, snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
                         bm25(search_episodes, 0, 0, 10, 4, 1) AS score
-                    FROM search_episodes WHERE search_episodes MATCH ? ORDER BY score, id LIMIT 20
-                    """, arguments: [match])
+                    FROM search_episodes WHERE search_episodes MATCH ? AND id NOT IN (SELECT value FROM json_each(?))
+                    ORDER BY score, id LIMIT ?
+                    """, arguments: [match, found, 20 - headings.count])
             }
             // Then they find the same episodes, in the same order, with the same ranks and passages
             #expect(hits.map(\.episodeID.description) == expected.map { $0["id"] as String }, "\(query)")

@@ -6,6 +6,8 @@ struct SearchCommand: ParsableCommand {
         commandName: "search", abstract: "Find episodes by the words of their titles, descriptions and transcripts.",
         discussion: """
             Case and accents do not count; the last word is a prefix. Matched words are shown between [ and ].
+            Episodes whose title or description hold every word come first, then those found through their
+            transcripts.
 
             Examples:
               episodic search merge conflict

@@ -1,5 +1,5 @@
--- The search projector, schema version 3 (1 indexed a transcript only up to a NUL; 2 kept a second copy
--- of every transcript's text in the index's table): full-text search over each live episode's title,
+-- The search projector, schema version 4 (1 indexed a transcript only up to a NUL; 2 kept a second copy
+-- of every transcript's text in the index's table; 3 had no index of the headings alone): full-text search over each live episode's title,
 -- description and transcript text, with SQLite FTS5. It is the one projector that reads blobs (the
 -- transcripts); everything else it needs is in the events. A transcript's text stays in the blob store,
 -- once: the index holds its words and their positions, never the text.
@@ -46,6 +46,32 @@ CREATE VIRTUAL TABLE search_episodes USING fts5(
     content_rowid = 'doc',
     tokenize = 'unicode61 remove_diacritics 2'
 );
+
+-- The headings alone (title and description), indexed again: a small index, searched first. A word in
+-- nearly every transcript ("the", or the "t" of a search being typed) names a doclist as long as the
+-- library's speech, which bm25 would walk for every episode; the headings' doclists are a few words per
+-- episode (see ReadModel.search). Its content is search_documents' own columns, so the triggers below,
+-- FTS5's way for an external content table, keep it: the old words are in the row they remove.
+CREATE VIRTUAL TABLE search_headings USING fts5(
+    title,
+    description,
+    content = 'search_documents',
+    content_rowid = 'doc',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER search_headings_insert AFTER INSERT ON search_documents BEGIN
+    INSERT INTO search_headings (rowid, title, description) VALUES (new.doc, new.title, new.description);
+END;
+
+CREATE TRIGGER search_headings_delete AFTER DELETE ON search_documents BEGIN
+    INSERT INTO search_headings (search_headings, rowid, title, description) VALUES ('delete', old.doc, old.title, old.description);
+END;
+
+CREATE TRIGGER search_headings_update AFTER UPDATE OF doc, title, description ON search_documents BEGIN
+    INSERT INTO search_headings (search_headings, rowid, title, description) VALUES ('delete', old.doc, old.title, old.description);
+    INSERT INTO search_headings (rowid, title, description) VALUES (new.doc, new.title, new.description);
+END;
 
 -- Each indexed episode as a replay of the log gives it back, without its document number: what it
 -- holds, and how many words the index holds for each of its columns (FTS5's document sizes). `log

@@ -20,7 +20,7 @@ import PodcastDomain
 /// again from `search_documents`, as a replay would make it.
 public struct SearchProjector: Projector {
     public let name = "search"
-    public let schemaVersion = 3
+    public let schemaVersion = 4
     /// `search_entries` holds each document's fields and the number of words indexed for each, by id.
     public let tables = ["search_entries", "search_podcasts", "search_problems"]
 

@@ -30,6 +30,7 @@ final class GenerationBuild {
             self.claims = claims
             files = Dictionary(uniqueKeysWithValues: zip(projectors.map(\.name), claims.map(\.path)))
             shadow = try ReadModel.openShadow(files, projectors: projectors)
+            try shadow?.writeWithoutTransaction { db in for projector in projectors { try projector.beginReplay(db) } }
         } catch {
             for claim in claims { ReadModel.discard(claim.path) }
             throw error
@@ -39,10 +40,12 @@ final class GenerationBuild {
     /// The connection the replay writes through; nil once finished.
     var database: DatabaseQueue? { shadow }
 
-    /// Replays the log into the files, from their checkpoints through `end` (the log's head when nil).
+    /// Replays the log into the files, from their checkpoints through `end` (the log's head when nil),
+    /// and has each projector finish its replay, so that its rows can be read.
     func catchUp(_ log: EventLog, through end: LogPosition? = nil, batchSize: Int, progress: ((RebuildProgress) -> Void)?) throws {
         guard let shadow else { return }
         try ReadModel.catchUp(shadow, projectors: projectors, log: log, through: end, batchSize: batchSize, progress: progress)
+        try shadow.write { db in for projector in projectors { try projector.finishReplay(db) } }
     }
 
     /// Closes the shadow connection, and puts every file in WAL mode (keeping its WAL and index when it

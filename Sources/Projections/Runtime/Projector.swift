@@ -26,6 +26,15 @@ public protocol Projector: Sendable {
     /// Makes a connection ready for the projector's tables: the SQL functions they need (search reads
     /// transcripts through one). Called on every connection that attaches its file. By default nothing.
     func prepare(_ db: Database) throws
+    /// Called on the connection of a replay from the start (a rebuild, a check's replay) before its
+    /// first write: the projector may leave work for ``finishReplay(_:)`` that is cheaper done once
+    /// than at every change (search indexes each episode once, at the end). Its rows are not read
+    /// until then. By default nothing.
+    func beginReplay(_ db: Database) throws
+    /// Called when a replay begun by ``beginReplay(_:)`` has written every event asked for, before
+    /// its rows are read; later writes on the connection are those of an ordinary catch-up. By default
+    /// nothing.
+    func finishReplay(_ db: Database) throws
 }
 
 /// A projector's write of one transaction's changes, begun by ``Projector/prepareWrite(_:)``: called
@@ -44,6 +53,10 @@ extension Projector {
     }
 
     public func prepare(_ db: Database) throws {}
+
+    public func beginReplay(_ db: Database) throws {}
+
+    public func finishReplay(_ db: Database) throws {}
 }
 
 extension Projector {

@@ -36,6 +36,28 @@ public struct SearchProjector: Projector {
         db.add(function: TranscriptText.function(blobs))
     }
 
+    /// A replay from the start writes `search_documents` alone, and the index is made from it once, in
+    /// ``finishReplay(_:)``: an episode changed in many transactions of the replay would otherwise have
+    /// its transcript read and its words removed and added again at each.
+    public func beginReplay(_ db: Database) throws {
+        try db.execute(sql: "CREATE TEMP TABLE \(Self.replaying) (started INTEGER)")
+    }
+
+    public func finishReplay(_ db: Database) throws {
+        guard try Self.isReplaying(db) else { return }
+        var index = IndexWrite(db: db, blobs: blobs, deferred: false)
+        try index.reindex()
+        try db.execute(sql: "DROP TABLE temp.\(Self.replaying)")
+    }
+
+    /// The table that exists, on a replay's connection alone, until the replay is finished: its
+    /// connection's own (TEMP), so that no file holds it and no other connection sees it.
+    static let replaying = "search_replaying"
+
+    static func isReplaying(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM temp.sqlite_master WHERE name = '\(replaying)')"))!
+    }
+
     public func write(_ changes: EntityChanges, to db: Database) throws {
         for (id, change) in changes.podcasts {
             if let podcast = change.state.live {
@@ -44,7 +66,7 @@ public struct SearchProjector: Projector {
                 try db.cachedStatement(sql: WriteSQL.deletePodcast).execute(arguments: [id.description])
             }
         }
-        var index = IndexWrite(db: db, blobs: blobs)
+        var index = IndexWrite(db: db, blobs: blobs, deferred: try Self.isReplaying(db))
         // In id order, so that two replays of the same log number documents alike.
         for (id, change) in changes.episodes.sorted(by: { $0.key < $1.key }) {
             if let episode = change.state.live {
@@ -85,10 +107,14 @@ private struct IndexWrite {
     /// removed: from then on only `search_documents` is written, and the index is made again from it at
     /// the end of the transaction.
     private(set) var isStale = false
+    /// Set in a replay from the start: only `search_documents` is written, and the index is made once
+    /// the replay is finished (``SearchProjector/finishReplay(_:)``).
+    let deferred: Bool
 
-    init(db: Database, blobs: BlobReader) {
+    init(db: Database, blobs: BlobReader, deferred: Bool) {
         self.db = db
         self.blobs = blobs
+        self.deferred = deferred
     }
 
     /// Writes a live episode's entry; its transcript is read only if it is not the one indexed, or if
@@ -96,6 +122,16 @@ private struct IndexWrite {
     mutating func put(_ episode: Episode) throws {
         let id = episode.id.description
         let stored = try SearchDocument.stored(id, in: db)
+        if deferred {
+            // Whether its transcript can be read is found when the index is made.
+            let document = SearchDocument(
+                doc: try stored?.doc ?? SearchProjector.nextDocumentNumber(in: db), id: id,
+                podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
+                transcript: episode.transcript)
+            try document.save(in: db)
+            try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
+            return
+        }
         if let stored, stored.transcript?.sha256 == episode.transcript?.sha256 {
             // The indexed transcript is the current one (or there is none): only light fields can differ.
             // A problem left from a transcript since cleared is resolved.
@@ -138,7 +174,7 @@ private struct IndexWrite {
     mutating func remove(_ id: EpisodeID) throws {
         let key = id.description
         if let stored = try SearchDocument.stored(key, in: db) {
-            _ = try unindex(stored)
+            if !deferred { _ = try unindex(stored) }
             try db.cachedStatement(sql: SearchProjector.WriteSQL.deleteDocument).execute(arguments: [key])
         }
         try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [key])

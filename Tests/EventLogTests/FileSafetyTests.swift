@@ -64,7 +64,7 @@ struct FileSafetyTests {
         #expect(try library.tree(outside) == before)
     }
 
-    @Test("index/ as a symbolic link is replaced by a real folder, and what it pointed to is unchanged")
+    @Test("index/ as a symbolic link is set aside for a real folder, and what it pointed to is unchanged")
     func symlinkedIndex() throws {
         let library = TemporaryLibrary()
         let log = try library.create(EventLog.Options(indexMergeThreshold: 2))
@@ -82,6 +82,32 @@ struct FileSafetyTests {
         #expect(lstat(library.path + "/index", &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
         #expect(FileManager.default.fileExists(atPath: library.path + "/index/streams.sorted"))
         #expect(try library.open().events(in: "s").map(\.json) == (1...3).map { #"{"i":\#($0)}"# } + (1...3).map { #"{"i":\#($0)}"# })
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: library.path + "/index.damaged") == outside)
+        #expect(reopened.setAsideDerivedFiles == [SetAsideDerivedFile(place: "index/", keptAs: "index.damaged", found: "a symbolic link")])
+    }
+
+    @Test("index/ as a file, twice: each is kept, under the next free name, and the index made again from the log")
+    func indexAsAFile() throws {
+        // Given a library whose index/ has been a file before, kept as index.damaged, and is a file again
+        let library = TemporaryLibrary()
+        let options = EventLog.Options(indexMergeThreshold: 2)
+        try Given.appended(3, to: "s", in: try library.create(options))
+        for text in ["first", "second"] {
+            try FileManager.default.removeItem(atPath: library.path + "/index")
+            try library.write(Array(text.utf8), to: library.path + "/index")
+
+            // When a writer appends
+            let log = try library.open(options)
+            try Given.appended(1, to: "s", in: log)
+
+            // Then the file is kept aside, said so, and the index is a folder again that answers as the log
+            let kept = text == "first" ? "index.damaged" : "index.damaged-2"
+            #expect(try library.read(library.path + "/" + kept) == Array(text.utf8))
+            #expect(log.setAsideDerivedFiles == [SetAsideDerivedFile(place: "index/", keptAs: kept, found: "a file")])
+            #expect(FileSystem.isDirectory(library.path + "/index") == true)
+        }
+        #expect(StreamIndex.claimedCoverage(in: library.path + "/index") == 5)
+        #expect(try library.open(options).events(in: "s").count == 5)
     }
 
     @Test("links planted at the old, predictable temporary names, or in place of a file, are never written through")

@@ -315,7 +315,7 @@ struct StreamIndexTests {
         let options = EventLog.Options(indexMergeThreshold: 8)
         let log = try library.create(options)
         try log.write { writer in for _ in 0..<3 { try writer.append(Given.commit(Given.event("s"))) } }
-        let index = StreamIndex(directory: library.path + "/index", mergeThreshold: 8)
+        let index = StreamIndex(directory: library.path + "/index", mergeThreshold: 8, noting: SetAsideDerivedFiles())
         index.load(generations: log.generations)
         #expect(index.covered == 3)
 

@@ -148,6 +148,35 @@ struct StreamSnapshotTests {
         #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
     }
 
+    @Test("a folder in place of a kept fold, or a file in place of incoming/, is set aside, and the fold kept again")
+    func folderInPlace() throws {
+        // Given a fold kept, then a folder (not empty) in its place, and a file in place of incoming/
+        let (library, log, kept) = try threeEvents()
+        defer { withExtendedLifetime(library) {} }
+        log.snapshots.keep(kept, of: "s")
+        let file = log.snapshots.path(of: "s")
+        let incoming = log.snapshots.directory + "/" + StreamSnapshots.incomingFolder
+        try FileManager.default.removeItem(atPath: file)
+        try FileManager.default.createDirectory(atPath: file + "/inside", withIntermediateDirectories: true)
+        try FileManager.default.removeItem(atPath: incoming)
+        try library.write(Array("not a folder".utf8), to: incoming)
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == nil)
+
+        // When the fold is kept again
+        log.snapshots.keep(kept, of: "s")
+
+        // Then it reads back; the folder and the file are kept aside as they were, and said so
+        #expect(log.snapshots.snapshot(of: "s", format: "f-1") == kept)
+        #expect(FileSystem.isDirectory(file + ".damaged/inside") == true)
+        #expect(try library.read(incoming + ".damaged") == Array("not a folder".utf8))
+        #expect(FileSystem.isDirectory(incoming) == true)
+        #expect(log.snapshots.all().map(\.stream) == ["s"])
+        #expect(log.setAsideDerivedFiles == [
+            SetAsideDerivedFile(place: "snapshots/incoming/", keptAs: "snapshots/incoming.damaged", found: "a file"),
+            SetAsideDerivedFile(place: "snapshots/s-s", keptAs: "snapshots/s-s.damaged", found: "a folder"),
+        ])
+    }
+
     /// The header as the builds before this one wrote it, with Foundation's `JSONEncoder`.
     struct EncodedHeader: Codable {
         var position: UInt64

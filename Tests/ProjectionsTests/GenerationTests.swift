@@ -329,6 +329,10 @@ struct GenerationTests {
             try studio.log.write { _ in try reopened.catchUp(with: studio.log) }
             #expect(!reopened.generation.hasPrefix(studio.folder + "/victim"))
             #expect(notices.count == 1, "\(notices)")
+            if target == victim {
+                // The link elsewhere is kept aside as it was, still never followed.
+                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.sqlite.damaged") == victim)
+            }
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == bytes)
         #expect(!FileManager.default.fileExists(atPath: victim + "-wal"))
@@ -354,19 +358,22 @@ struct GenerationTests {
         }
     }
 
-    @Test("a read folder that is a symbolic link is refused for writing")
+    @Test("a read folder that is a symbolic link is set aside, never written through, and a real folder made")
     func readFolderLink() throws {
+        // Given a library whose read/ is a link to a folder elsewhere
         let (studio, readModel) = try builtLibrary()
         let elsewhere = studio.folder + "/elsewhere"
         try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false)
         try FileManager.default.moveItem(atPath: studio.path + "/read", toPath: studio.folder + "/read-moved")
         try FileManager.default.createSymbolicLink(atPath: studio.path + "/read", withDestinationPath: elsewhere)
-        #expect {
-            try readModel.rebuild(log: studio.log)
-        } throws: { error in
-            guard case .libraryNotWritable(_, let reason)? = error as? EventLogError else { return false }
-            return reason.contains("not a folder")
-        }
+
+        // When the read models are rebuilt
+        try readModel.rebuild(log: studio.log)
+
+        // Then nothing was written where the link pointed: the link is kept aside, read/ is a folder
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.damaged") == elsewhere)
+        #expect(try FileManager.default.attributesOfItem(atPath: studio.path + "/read")[.type] as? FileAttributeType == .typeDirectory)
+        #expect(readModel.generation.hasPrefix(studio.path + "/read/"))
     }
 }

@@ -26,7 +26,7 @@ struct ReplayPropertyTests {
                 #expect(try stepwise.dump() == stepwiseRows)
 
                 // A replay in transactions of one or two entities (the plan of each stops there).
-                let small = try GenerationBuild(in: try ReadModel.generationsFolder(in: studio.path), replaying: stepwise.projectors)
+                let small = try GenerationBuild(in: try ReadModel.generationsFolder(in: studio.path).path, replaying: stepwise.projectors)
                 defer { small.discard() }
                 try ReadModel.catchUp(
                     try #require(small.database), projectors: stepwise.projectors, log: studio.log, batchSize: 2,

@@ -13,6 +13,7 @@
 @_exported import struct EventLog.StreamID
 @_exported import struct EventLog.RecordedEvent
 @_exported import struct EventLog.RecoveryReport
+@_exported import struct EventLog.SetAsideDerivedFile
 @_exported import struct EventLog.VerificationReport
 @_exported import struct EventLog.BackupReport
 @_exported import struct EventLog.RestoreReport

@@ -34,6 +34,10 @@ public final class Library {
     /// tail of a command that died while writing, moved into `quarantine/` (see `RecoveryReport`).
     /// Empty nearly always; a caller that writes tells the user when it is not.
     public internal(set) var recovered: [RecoveryReport] = []
+    /// What stood in the place of a file or folder derived from the log (the stream index, the segment
+    /// catalog, the kept folds) and was set aside so that it could be made again, since this instance
+    /// was opened (see `SetAsideDerivedFile`). Empty nearly always; a caller tells the user when it is not.
+    public var setAsideDerivedFiles: [SetAsideDerivedFile] { log.setAsideDerivedFiles }
     /// What the read models went through in this instance's life (rebuilt, set aside, behind, replayed
     /// in a temporary folder), in order.
     public private(set) var notices: [ReadModelNotice] = []

@@ -91,11 +91,15 @@ struct Session {
 
     /// Says on stderr what a writer set aside from the end of the log, whether the command then
     /// succeeded or not: the bytes are kept in quarantine/, and the user should know they are there.
+    /// So too what stood in the place of a derived file, kept beside it.
     private func tellRecoveries() {
         for report in opened.library?.recovered ?? [] {
             let why = report.discardedAcknowledged == nil
                 ? "the log ended in a commit that was never acknowledged (its command died while writing it); " : ""
             Terminal.printError("warning: \(why)\(report)")
+        }
+        for setAside in opened.library?.setAsideDerivedFiles ?? [] {
+            Self.warn(kind: "derivedFileSetAside", message: "\(setAside)", json: options.json)
         }
     }
 
@@ -197,8 +201,13 @@ struct Session {
     /// with `--json` one object (`schemas/cli-output.md`).
     static func warn(_ notice: ReadModelNotice, json: Bool) {
         let message = "\(notice)" + (notice.remedy.map { " " + Advice.hint(for: $0) } ?? "")
+        warn(kind: notice.kind, message: message, eventsBehind: notice.eventsBehind, json: json)
+    }
+
+    /// One warning of `kind`, as ``warn(_:json:)`` prints it.
+    private static func warn(kind: String, message: String, eventsBehind: UInt64? = nil, json: Bool) {
         if json {
-            let record = WarningRecord(warning: .init(kind: notice.kind, message: message, eventsBehind: notice.eventsBehind))
+            let record = WarningRecord(warning: .init(kind: kind, message: message, eventsBehind: eventsBehind))
             Terminal.printJSONError(String(decoding: try! Self.encoder.encode(record), as: UTF8.self))
         } else {
             Terminal.printError("warning: " + message)

@@ -304,7 +304,7 @@ extension EventLog {
     /// Keeps the catalog the last listing found true, when it differs from the one on disk (writer only).
     func saveSegmentCatalog() {
         guard let listedCatalog, listedCatalog != catalog else { return }
-        listedCatalog.save(in: layout.indexDirectory)
+        listedCatalog.save(in: layout.indexDirectory, noting: setAsides)
         catalog = listedCatalog
     }
 

@@ -52,6 +52,11 @@ public final class EventLog {
     public let blobs: BlobStore
     /// Folds of long streams kept beside the log, a cache each command checks against it.
     public let snapshots: StreamSnapshots
+    /// What stood in the place of a derived file or folder (the stream index, the segment catalog, the
+    /// kept folds) and was set aside so that it could be made again, since this instance was opened.
+    /// Empty nearly always; a caller tells the user when it is not.
+    public var setAsideDerivedFiles: [SetAsideDerivedFile] { setAsides.all }
+    let setAsides: SetAsideDerivedFiles
     var layout: LibraryLayout
 
     /// The newest acknowledged event this instance knows of; ``LogPosition/none`` for an empty log.
@@ -164,8 +169,10 @@ public final class EventLog {
         self.path = path
         self.options = options
         self.blobs = BlobStore(directory: layout.blobDirectory)
-        self.snapshots = StreamSnapshots(directory: layout.snapshotDirectory)
-        self.index = StreamIndex(directory: layout.indexDirectory, mergeThreshold: options.indexMergeThreshold)
+        let setAsides = SetAsideDerivedFiles()
+        self.setAsides = setAsides
+        self.snapshots = StreamSnapshots(directory: layout.snapshotDirectory, noting: setAsides)
+        self.index = StreamIndex(directory: layout.indexDirectory, mergeThreshold: options.indexMergeThreshold, noting: setAsides)
         _ = try synchronize(repair: false)
     }
 

@@ -70,9 +70,10 @@ struct SegmentCatalog: Equatable {
     }
 
     /// Replaces the catalog in `directory` (the library's `index/`) with this one, or leaves it: the
-    /// catalog is derived, and one that could not be written costs only reads.
-    func save(in directory: String) {
-        try? Folder.derived(directory).replace(Self.fileName, with: bytes, syncingFile: false)
+    /// catalog is derived, and one that could not be written costs only reads. `setAsides` hears of
+    /// what stood in its way.
+    func save(in directory: String, noting setAsides: SetAsideDerivedFiles) {
+        try? Folder.derived(directory, noting: setAsides).replace(Self.fileName, with: bytes, syncingFile: false)
     }
 
     init(entries: [UInt32: Entry] = [:]) {

@@ -26,9 +26,12 @@ public struct StreamSnapshot: Equatable, Sendable {
 /// One file per stream: a header line (JSON: point, format, SHA-256 of the state), then the state.
 public final class StreamSnapshots {
     let directory: String
+    /// Hears of what stood in the place of `snapshots/` or one of its files, and was set aside.
+    private let setAsides: SetAsideDerivedFiles
 
-    init(directory: String) {
+    init(directory: String, noting setAsides: SetAsideDerivedFiles) {
         self.directory = directory
+        self.setAsides = setAsides
     }
 
     /// The snapshot of `stream` in `format`, if one is kept and reads back whole.
@@ -46,7 +49,8 @@ public final class StreamSnapshots {
     /// fold kept made a script of 5,000 retitles on a library of 3,000 episodes spend 7 % of its time
     /// reading directory entries.
     public func keep(_ snapshot: StreamSnapshot, of stream: StreamID) {
-        guard let folder = try? Folder.derived(directory), let incoming = try? folder.subfolder(Self.incomingFolder, creating: true).folder
+        guard let folder = try? Folder.derived(directory, noting: setAsides),
+            let incoming = try? folder.derivedSubfolder(Self.incomingFolder, noting: setAsides)
         else { return }
         // Everything incoming/ holds is a temporary file (``Folder/temporaryPrefix(for:)`` begins with a dot).
         incoming.removeAbandoned(prefixes: ["."])
@@ -69,7 +73,7 @@ public final class StreamSnapshots {
 
     /// Forgets the snapshot of `stream`. Best effort, as ``keep(_:of:)``.
     public func remove(of stream: StreamID) {
-        try? Folder.derived(directory).remove(Self.fileName(of: stream))
+        try? Folder.derived(directory, noting: setAsides).remove(Self.fileName(of: stream))
     }
 
     func path(of stream: StreamID) -> String { directory + "/" + Self.fileName(of: stream) }

@@ -50,10 +50,13 @@ final class StreamIndex {
     private var loadedFiles: LoadedFiles?
     /// Entries appended since the writer last merged; a merge starts when this passes `mergeThreshold`.
     let mergeThreshold: Int
+    /// Hears of what stood in the place of `index/` or one of its files, and was set aside.
+    private let setAsides: SetAsideDerivedFiles
 
-    init(directory: String, mergeThreshold: Int) {
+    init(directory: String, mergeThreshold: Int, noting setAsides: SetAsideDerivedFiles) {
         self.directory = directory
         self.mergeThreshold = mergeThreshold
+        self.setAsides = setAsides
     }
 
     /// Entries after the sorted files, on disk or not.
@@ -368,11 +371,11 @@ final class StreamIndex {
     static let recentName = "streams.recent"
     static let tailName = "streams.tail"
 
-    /// `index/`, opened once by the writer. Derived state: a link or a file in its place is removed and
+    /// `index/`, opened once by the writer. Derived state: a link or a file in its place is set aside and
     /// a real folder made, never written through.
     private func folder() throws(EventLogError) -> Folder {
         if let openFolder { return openFolder }
-        let opened = try Folder.derived(directory)
+        let opened = try Folder.derived(directory, noting: setAsides)
         openFolder = opened
         return opened
     }

@@ -159,6 +159,26 @@ package enum FileSystem {
         try directory.sync()
     }
 
+    /// Moves what is at `path` out of the way, kept as `path.damaged` (or `-2` ...; see
+    /// ``Folder/setAside(_:)``), and returns that path; nil when nothing could be moved.
+    package static func setAside(_ path: String) -> String? {
+        guard let folder = try? Folder.library(self.folder(of: path)),
+            let kept = folder.setAside((path as NSString).lastPathComponent)
+        else { return nil }
+        return folder.path + "/" + kept
+    }
+
+    /// What `info` describes, in words, for messages: `a file`, `a folder`...
+    package static func kind(_ info: stat) -> String {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: "a file"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a pipe"
+        default: "a device or a socket"
+        }
+    }
+
     /// Atomically replaces `target` with `source`.
     static func rename(_ source: String, to target: String) throws(EventLogError) {
         guard FileSystemLayer.current.renameat(AT_FDCWD, source, AT_FDCWD, target) == 0 else {

@@ -20,6 +20,10 @@ final class Folder {
     let path: String
     /// The library it belongs to, as refusals name it.
     let library: String
+    /// Set for a derived folder (``derived(_:noting:)``): what stands where it replaces or removes a file
+    /// and is not one (a folder, put there by hand or by damage) is set aside, and noted here, rather
+    /// than left in the way.
+    private var setAsides: SetAsideDerivedFiles?
 
     private init(descriptor: Int32, path: String, library: String) {
         self.descriptor = descriptor
@@ -43,16 +47,24 @@ final class Folder {
     }
 
     /// The library's derived folder at `path` (the stream index, the snapshots), made when missing: a
-    /// link or a file in its place is removed and a real folder made, never written through.
-    static func derived(_ path: String) throws(EventLogError) -> Folder {
-        let library = try Folder.library(FileSystem.folder(of: path))
-        let name = (path as NSString).lastPathComponent
+    /// link or a file in its place is set aside and a real folder made, never written through. Its files
+    /// are derived too: a folder in the place of one is set aside. `setAsides` hears of either.
+    static func derived(_ path: String, noting setAsides: SetAsideDerivedFiles) throws(EventLogError) -> Folder {
+        try Folder.library(FileSystem.folder(of: path)).derivedSubfolder((path as NSString).lastPathComponent, noting: setAsides)
+    }
+
+    /// The derived folder `name` in this one, as ``derived(_:noting:)`` makes it.
+    func derivedSubfolder(_ name: String, noting setAsides: SetAsideDerivedFiles) throws(EventLogError) -> Folder {
+        let folder: Folder
         do {
-            return try library.subfolder(name, creating: true).folder
-        } catch .libraryNotWritable {
-            try library.remove(name)
-            return try library.subfolder(name, creating: true).folder
+            folder = try subfolder(name, creating: true).folder
+        } catch {
+            // A file or a link in its place (``open(_:_:path:library:)``'s only refusal).
+            guard case .libraryNotWritable = error, setAside(name, noting: setAsides, folder: true) else { throw error }
+            folder = try subfolder(name, creating: true).folder
         }
+        folder.setAsides = setAsides
+        return folder
     }
 
     /// The folder `name` in this one; with `creating`, made first when missing (0777 less the umask).
@@ -126,16 +138,51 @@ final class Folder {
     /// once the target's folder is synced.
     func rename(_ name: String, to target: String, in folder: Folder? = nil) throws(EventLogError) {
         let destination = folder ?? self
-        guard FileSystemLayer.current.renameat(descriptor, name, destination.descriptor, target) == 0 else {
-            throw .system("rename", path: path + "/" + name, errno: errno)
+        if FileSystemLayer.current.renameat(descriptor, name, destination.descriptor, target) == 0 { return }
+        let code = errno
+        // A folder in the way of a derived file: rename(2) replaces a file, never a folder that is not empty.
+        if let setAsides = destination.setAsides, [EISDIR, ENOTEMPTY, EEXIST].contains(code), destination.setAside(target, noting: setAsides),
+            FileSystemLayer.current.renameat(descriptor, name, destination.descriptor, target) == 0
+        {
+            return
         }
+        throw .system("rename", path: path + "/" + name, errno: code)
     }
 
     /// Removes the file (or link) `name`; a missing one is not an error.
     func remove(_ name: String) throws(EventLogError) {
-        guard FileSystemLayer.current.unlinkat(descriptor, name, 0) == 0 || errno == ENOENT else {
-            throw .system("remove", path: path + "/" + name, errno: errno)
+        if FileSystemLayer.current.unlinkat(descriptor, name, 0) == 0 || errno == ENOENT { return }
+        let code = errno
+        if let setAsides, code == EISDIR, setAside(name, noting: setAsides) { return }
+        throw .system("remove", path: path + "/" + name, errno: code)
+    }
+
+    /// Moves what is at `name` out of the way, to the first free name of `name.damaged`, `name.damaged-2`
+    /// ...: kept, as damage is, for whoever wants to see it, and never read again. Returns that name; nil
+    /// when nothing could be moved. The name is looked for, then taken by a rename, which would replace a
+    /// file made there meanwhile: callers hold the writer lock, or set aside what nobody makes (a file in
+    /// the place of a folder), and a folder renamed never replaces a file.
+    func setAside(_ name: String) -> String? {
+        for attempt in 1...100 {
+            let target = name + ".damaged" + (attempt == 1 ? "" : "-\(attempt)")
+            var info = stat()
+            guard fstatat(descriptor, target, &info, AT_SYMLINK_NOFOLLOW) != 0 else { continue }
+            guard errno == ENOENT, FileSystemLayer.current.renameat(descriptor, name, descriptor, target) == 0 else { return nil }
+            return target
         }
+        return nil
+    }
+
+    /// ``setAside(_:)``, noted in `setAsides` with what was found in the place of a file, or of a
+    /// `folder`. False when nothing was moved.
+    private func setAside(_ name: String, noting setAsides: SetAsideDerivedFiles, folder: Bool = false) -> Bool {
+        var info = stat()
+        let found = fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileSystem.kind(info) : "something"
+        guard let target = setAside(name) else { return false }
+        let here = relativePath(path, to: library)
+        let prefix = here == path ? "" : here + "/"
+        setAsides.note(SetAsideDerivedFile(place: prefix + name + (folder ? "/" : ""), keptAs: prefix + target, found: found))
+        return true
     }
 
     /// Makes the folder's entries (files created, renamed or removed in it) durable.

@@ -23,6 +23,24 @@ struct Generation: Equatable {
 
     /// The manifest's folder.
     var folder: String { (manifest as NSString).deletingLastPathComponent }
+
+    /// The first of its files, or of their companions, that is there but is not a regular file (a
+    /// folder, a pipe, a link), said for a message; nil when there is none. SQLite cannot use a file
+    /// with such a thing in its place, nor a rebuild replace it: the generation is damaged.
+    func entryNotAFile() -> String? {
+        var info = stat()
+        if lstat(folder, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+            return "\((folder as NSString).lastPathComponent) is \(FileSystem.kind(info)), not a folder"
+        }
+        for path in paths {
+            for entry in [path] + GenerationFile.companions.map({ path + $0 }) {
+                var info = stat()
+                guard lstat(entry, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { continue }
+                return "\((entry as NSString).lastPathComponent) is \(FileSystem.kind(info)), not a file"
+            }
+        }
+        return nil
+    }
 }
 
 extension Generation {

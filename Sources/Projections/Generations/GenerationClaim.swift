@@ -24,9 +24,10 @@ final class GenerationClaim {
 
     deinit { close(descriptor) }
 
-    /// Claims the generation at `path`; nil when there is no such file (any more).
+    /// Claims the generation at `path`; nil when there is no such file (any more), or something else is
+    /// there (a folder). Never waits to open: a pipe in its place would block until something wrote.
     static func claim(_ path: String) throws(EventLogError) -> GenerationClaim? {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw .failure("open", path: path, errno: errno)
@@ -65,7 +66,7 @@ final class GenerationClaim {
     /// it cannot become live meanwhile).
     @discardableResult
     static func removeIfUnclaimed(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             guard errno == ENOENT else { return false }
             // Companions left without their database (a crash between two unlinks).

@@ -61,11 +61,12 @@ struct LiveLink {
         try syncFolder(library)
     }
 
-    /// Removes the link when it is not a link to a generation (a file or a link put there by hand).
-    func removeIfInvalid() {
-        var info = stat()
-        guard lstat(path, &info) == 0, case .invalid = read(), (info.st_mode & S_IFMT) != S_IFDIR else { return }
-        unlink(path)
+    /// Clears the link's place when it holds anything but a link to a generation (a file, a folder, a
+    /// link elsewhere, put there by hand or by damage): it is kept beside it as `read.sqlite.damaged`
+    /// (or `-2` ...), and that path returned. Under the writer lock.
+    func clearIfInvalid() -> String? {
+        guard case .invalid = read() else { return nil }
+        return FileSystem.setAside(path)
     }
 
     /// Links of interrupted swaps (`read.sqlite.new-…`).

@@ -7,22 +7,26 @@ import Glibc
 #endif
 
 extension ReadModel {
-    /// `<library>/read/`, made if missing (with the process's umask). Refused when it is anything but a
-    /// folder, a symbolic link included: nothing is ever written through a link.
-    static func generationsFolder(in library: String) throws(EventLogError) -> String {
+    /// `<library>/read/`, made if missing (with the process's umask). Anything else in its place (a
+    /// file, a symbolic link, which is never written through) is set aside first, as
+    /// `read.damaged` (or `-2` ...): `setAside` says where.
+    static func generationsFolder(in library: String) throws(EventLogError) -> (path: String, setAside: String?) {
         let folder = library + "/" + generationsFolder
-        if mkdir(folder, 0o777) != 0, errno != EEXIST { throw .failure("create", path: folder, errno: errno) }
-        var info = stat()
-        guard lstat(folder, &info) == 0 else { throw .failure("stat", path: folder, errno: errno) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw .libraryNotWritable(path: library, reason: "\(folder) is not a folder (a symbolic link?); remove it")
+        var setAside: String?
+        for _ in 0..<3 {
+            if mkdir(folder, 0o777) != 0, errno != EEXIST { throw .failure("create", path: folder, errno: errno) }
+            var info = stat()
+            guard lstat(folder, &info) == 0 else { throw .failure("stat", path: folder, errno: errno) }
+            if (info.st_mode & S_IFMT) == S_IFDIR { return (folder, setAside) }
+            // Another process may have moved it first: then look again.
+            setAside = FileSystem.setAside(folder) ?? setAside
         }
-        return folder
+        throw .libraryNotWritable(path: library, reason: "\(folder) is not a folder, and could not be moved aside")
     }
 
     /// A new, empty manifest in the library's `read/`, claimed.
     static func newGeneration(in library: String) throws(EventLogError) -> GenerationClaim {
-        try newFile(in: try generationsFolder(in: library), for: nil)
+        try newFile(in: try generationsFolder(in: library).path, for: nil)
     }
 
     /// A new, empty file in `folder`, claimed: the file of the projector named `projector`, or a manifest
@@ -102,24 +106,44 @@ extension ReadModel {
         return kept
     }
 
-    /// Keeps the file at `path` (and its WAL) under its name with `.<word>` before `.sqlite`.
+    /// Keeps the file at `path` (and its WAL) under its name with `.<word>` before `.sqlite`. What
+    /// stands there, or in a companion's place, and is not a regular file (a folder) is moved along.
     private static func setAside(_ path: String, as word: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
         let stem = String((path as NSString).lastPathComponent.dropLast(GenerationFile.suffix.count))
         for attempt in 1...100 {
             let target = folder + "/" + stem + "." + word + (attempt == 1 ? "" : "-\(attempt)") + GenerationFile.suffix
             // link(2) neither follows a link nor replaces anything: a rename that cannot overwrite.
-            guard link(path, target) == 0 else {
-                if errno == EEXIST { continue }
+            guard link(path, target) == 0 || (isThere(path) && !isRegularFile(path) && moveIfFree(path, to: target)) else {
+                if errno == EEXIST || isThere(target) { continue }
                 return nil
             }
             unlink(path)
             if link(path + "-wal", target + "-wal") == 0 { unlink(path + "-wal") }
-            for companion in GenerationFile.companions { unlink(path + companion) }
+            for companion in GenerationFile.companions {
+                if isThere(path + companion), !isRegularFile(path + companion) { _ = moveIfFree(path + companion, to: target + companion) }
+                unlink(path + companion)
+            }
             try? syncFolder(folder)
             return target
         }
         return nil
+    }
+
+    /// Renames `path` to `target` unless something is there already (under the writer lock, nothing
+    /// else makes names in `read/` meanwhile).
+    private static func moveIfFree(_ path: String, to target: String) -> Bool {
+        !isThere(target) && rename(path, target) == 0
+    }
+
+    private static func isThere(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     /// Removes what interrupted or finished rebuilds left: manifests and projectors' files that the live

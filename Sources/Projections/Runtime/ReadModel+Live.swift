@@ -30,24 +30,30 @@ extension ReadModel {
             case .missing: return withProblem(.missing)
             case .invalid(let why): return withProblem(.invalidLink(why))
             case .generation(let path):
+                let manifestOnly = Generation(manifest: path, files: [:])
                 let claim: GenerationClaim?
                 do {
                     claim = try GenerationClaim.claim(path)
                 } catch {
                     if case .io(_, _, ELOOP) = error { return withProblem(.invalidLink("\(path) is a symbolic link")) }
+                    if let odd = manifestOnly.entryNotAFile() { return withProblem(.notAFile(odd, generation: manifestOnly)) }
                     return withProblem(.unreadable("\(error)"))
                 }
                 guard let claim else {
-                    if link.read() == target { return withProblem(.missing) }  // a link to a generation that is gone
+                    if link.read() == target {
+                        // A link to a generation that is gone, or to something that is no file.
+                        if let odd = manifestOnly.entryNotAFile() { return withProblem(.notAFile(odd, generation: manifestOnly)) }
+                        return withProblem(.missing)
+                    }
                     continue  // a rebuild swapped generations meanwhile: follow the link again
                 }
-                let manifestOnly = Generation(manifest: path, files: [:])
                 let (generation, connection): (Generation, ManifestConnection)
                 do {
                     (generation, connection) = try readManifest(path, access: access)
                 } catch where ReadModelFailure.isMalformed(error) {
                     return withProblem(.damaged("\(error)", generation: manifestOnly))
                 } catch {
+                    if let odd = manifestOnly.entryNotAFile() { return withProblem(.notAFile(odd, generation: manifestOnly)) }
                     return withProblem(.unreadable("\(path) cannot be read: \(error)"))
                 }
                 let files: [GenerationClaim]?
@@ -55,10 +61,14 @@ extension ReadModel {
                     files = try generation.claimFiles()
                 } catch {
                     if case .io(_, _, ELOOP) = error { return withProblem(.damaged("one of its files is a symbolic link", generation: generation)) }
+                    if let odd = generation.entryNotAFile() { return withProblem(.notAFile(odd, generation: generation)) }
                     return withProblem(.unreadable("\(error)"))
                 }
                 guard let files else {
-                    if link.read() == target { return withProblem(.damaged("one of its files is missing", generation: generation)) }
+                    if link.read() == target {
+                        if let odd = generation.entryNotAFile() { return withProblem(.notAFile(odd, generation: generation)) }
+                        return withProblem(.damaged("one of its files is missing", generation: generation))
+                    }
                     continue
                 }
                 found = (generation, [claim] + files, connection)
@@ -70,6 +80,7 @@ extension ReadModel {
         do {
             database = try attached(generation, to: connection, projectors: projectors, access: access)
         } catch where ReadModelFailure.isMalformed(error) {
+            if let odd = generation.entryNotAFile() { return withProblem(.notAFile(odd, generation: generation)) }
             return withProblem(.damaged("\(error)", generation: generation))
         } catch {
             return withProblem(.unreadable("\(generation.manifest) cannot be opened: \(error)"))
@@ -154,6 +165,11 @@ extension ReadModel {
 
     /// `generation`, whose files the caller has claimed, attached to the connection that read its
     /// manifest; when they cannot be attached there, opened again as `access` allows.
+    ///
+    /// A file that cannot be opened because something other than a file stands in its place or in its
+    /// WAL's (a folder) is damage (`SQLITE_CORRUPT`, so that the generation is set aside and rebuilt),
+    /// rather than opened another way: read-only, it could be read but never written, and every command
+    /// that writes would fail.
     static func attached(
         _ generation: Generation, to connection: ManifestConnection, projectors: [any Projector], access: ReadModelAccess
     ) throws -> DatabaseQueue {
@@ -161,6 +177,7 @@ extension ReadModel {
             try attach(generation, projectors: projectors, to: connection.database, access: connection.access)
             return connection.database
         } catch where !ReadModelFailure.isMalformed(error) {
+            if let odd = generation.entryNotAFile() { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: odd) }
             return try openGeneration(generation, projectors: projectors, access: access)
         }
     }
@@ -224,22 +241,23 @@ extension ReadModel {
         let replaced = Set(targets.map(\.name))
         // Projectors this instance does not know keep their files too.
         let kept = problem?.setAsideName != nil ? [:] : (live?.generation.files ?? [:]).filter { !replaced.contains($0.key) }
-        let build = try GenerationBuild(in: try generationsFolder(in: library), replaying: projectors.filter { kept[$0.name] == nil })
+        let (folder, folderSetAside) = try generationsFolder(in: library)
+        let build = try GenerationBuild(in: folder, replaying: projectors.filter { kept[$0.name] == nil })
         do {
             if !lockHeld { try build.catchUp(log, batchSize: batchSize, progress: progress) }
             let finish = { () throws -> (opened: Opened, setAside: String?) in
                 try build.catchUp(log, batchSize: batchSize, progress: lockHeld ? progress : nil)
                 try build.finish()
-                var keptAside: String?
+                var keptAside = folderSetAside
                 let link = LiveLink(library: library)
                 let old: Generation? = switch problem {
-                case .damaged(_, let generation)?: generation
+                case .damaged(_, let generation)?, .notAFile(_, let generation)?: generation
                 default: live?.generation
                 }
                 if let word = problem?.setAsideName, let old, link.read() == .generation(old.manifest) {
-                    keptAside = setAside(old, as: word)
+                    keptAside = setAside(old, as: word) ?? keptAside
                 }
-                link.removeIfInvalid()
+                if let folder = link.clearIfInvalid() { keptAside = folder }
                 return (try install(build, keeping: kept, in: library, projectors: projectors), keptAside)
             }
             return try lockHeld ? finish() : log.withWriterLock(finish)

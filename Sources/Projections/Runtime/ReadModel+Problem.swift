@@ -10,6 +10,9 @@ extension ReadModel {
         case invalidLink(String)
         /// SQLite cannot open `generation`, or reports it malformed; or one of its files is missing.
         case damaged(String, generation: Generation)
+        /// Something other than a file (a folder) stands where `generation` has a file, a companion of
+        /// one (a WAL), or its folder: SQLite cannot use it as it is, nor a rebuild replace it.
+        case notAFile(String, generation: Generation)
         /// The generation cannot be opened by this process (read-only, without the files SQLite needs to
         /// read a WAL database; a full disk): nothing is wrong with it.
         case unreadable(String)
@@ -30,6 +33,7 @@ extension ReadModel {
             case .missing: "there was no read model"
             case .invalidLink(let why): why
             case .damaged(let why, _): "SQLite reports it malformed (\(why))"
+            case .notAFile(let why, _): why
             case .unreadable(let why): why
             case .olderCheckpoints: "it was made by an older build, which did not record which event each checkpoint stands on"
             case .singleFile: "it was made by an older build, which kept every read model in one file"
@@ -83,7 +87,7 @@ extension ReadModel {
         /// The word a set-aside generation is named with; nil when the generation is not kept.
         var setAsideName: String? {
             switch self {
-            case .damaged: "damaged"
+            case .damaged, .notAFile: "damaged"
             case .ahead: "ahead"
             case .diverged: "diverged"
             default: nil

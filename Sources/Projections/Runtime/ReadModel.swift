@@ -216,9 +216,16 @@ public final class ReadModel {
         progress: ((RebuildProgress) -> Void)?
     ) throws -> UInt64 {
         opened.knownCheckpoints = nil
-        let caughtUp = try Self.catchUp(
-            database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, known: known,
-            beforeCommit: beforeCommit, progress: progress)
+        let caughtUp: CaughtUp
+        do {
+            caughtUp = try Self.catchUp(
+                database, projectors: projectors, log: log, stored: stored, batchSize: batchSize, known: known,
+                beforeCommit: beforeCommit, progress: progress)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY && access == .readWrite {
+            // A folder in the place of a shared-memory index lets SQLite read the files, never write them.
+            guard let odd = opened.generation.entryNotAFile() else { throw error }
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: odd)
+        }
         opened.knownCheckpoints = KnownCheckpoints(rows: caughtUp.checkpoints, hold: log.writerLockHold)
         if caughtUp.applied > 0 { foldLargeWALs() }
         return caughtUp.applied
@@ -275,7 +282,9 @@ public final class ReadModel {
     /// `lockHeld`: the caller holds the writer lock.
     public func recover(fromMalformed error: any Error, log: EventLog, lockHeld: Bool, progress: ((RebuildProgress) -> Void)? = nil) throws {
         guard !isTemporary else { throw error }
-        try replace(because: .damaged("\(error)", generation: opened.generation), of: opened, log: log, lockHeld: lockHeld, progress: progress)
+        let problem = opened.generation.entryNotAFile().map { Problem.notAFile($0, generation: opened.generation) }
+            ?? .damaged("\(error)", generation: opened.generation)
+        try replace(because: problem, of: opened, log: log, lockHeld: lockHeld, progress: progress)
     }
 
     /// Sets aside the live generation, which `log verify` found malformed, without rebuilding it: the

@@ -124,11 +124,7 @@ private struct IndexWrite {
         let stored = try SearchDocument.stored(id, in: db)
         if deferred {
             // Whether its transcript can be read is found when the index is made.
-            let document = SearchDocument(
-                doc: try stored?.doc ?? SearchProjector.nextDocumentNumber(in: db), id: id,
-                podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
-                transcript: episode.transcript)
-            try document.save(in: db)
+            try document(of: episode, replacing: stored, transcript: episode.transcript).save(in: db)
             try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
             return
         }
@@ -155,10 +151,7 @@ private struct IndexWrite {
                 problem = Self.problem(error)
             }
         }
-        let document = SearchDocument(
-            doc: try stored?.doc ?? SearchProjector.nextDocumentNumber(in: db), id: id,
-            podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
-            transcript: text == nil ? nil : episode.transcript)
+        let document = try document(of: episode, replacing: stored, transcript: text == nil ? nil : episode.transcript)
         if let stored { _ = try unindex(stored) }
         try document.save(in: db)
         if !isStale { try document.index(transcript: text, in: db) }
@@ -168,6 +161,15 @@ private struct IndexWrite {
         } else {
             try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
         }
+    }
+
+    /// `episode`'s entry, under the number of the one it replaces (or a new number), with `transcript`
+    /// as the transcript whose text it indexes.
+    private func document(of episode: Episode, replacing stored: SearchDocument?, transcript: BlobRef?) throws -> SearchDocument {
+        SearchDocument(
+            doc: try stored?.doc ?? SearchProjector.nextDocumentNumber(in: db), id: episode.id.description,
+            podcastID: episode.podcastID.description, title: episode.title, description: episode.description,
+            transcript: transcript)
     }
 
     /// Removes a deleted episode's entry, found through its document number.

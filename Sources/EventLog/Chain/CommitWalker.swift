@@ -64,7 +64,8 @@ struct CommitWalker {
                 exact = true
             }
             hasher = SHA256()
-            command = Array(commandBytes)
+            command.removeAll(keepingCapacity: true)
+            command.append(contentsOf: commandBytes)
             let leftOut = stored?.isEmpty == true
             let previous = leftOut ? previousHash : stored.flatMap(CommitHash.init(hex:))
             if leftOut {
@@ -81,14 +82,17 @@ struct CommitWalker {
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: envelope.line[..<range.lowerBound]))
                 hasher.update(data: previous.hexDigits)
                 hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: envelope.line[range.lowerBound...]))
-                hasher.update(data: [0x0A])
+                Self.newline.withUnsafeBytes { hasher.update(bufferPointer: $0) }
                 return ended
             }
         }
         hasher.update(bufferPointer: envelope.line)
-        hasher.update(data: [0x0A])
+        Self.newline.withUnsafeBytes { hasher.update(bufferPointer: $0) }
         return ended
     }
+
+    /// The newline that ends every line, as hashed: made once, so that hashing a line allocates nothing.
+    private static let newline: [UInt8] = [0x0A]
 
     /// Whether the walk will know the current commit's hash once it ends.
     var knowsCurrentHash: Bool { current != nil && exact }

@@ -7,11 +7,16 @@ import Projections
 /// Where a rebuild's time goes, its steps taken one at a time on one core over the same log: the scan
 /// alone; the first read (the replay's own `FoldPlan`, on one reader: the events' heads, and the
 /// events the final states need); the needed payloads decoded; and, for comparison, every payload
-/// decoded, as a replay that skipped nothing would. The rebuild itself reads on every core, and
+/// decoded, as a replay that skipped nothing would; and what checking the hash chain adds to the first
+/// read (every line's head read with the chain checked, less the same read without). The rebuild itself reads on every core, and
 /// decodes and folds by entity shard while it reads.
 struct RebuildBreakdown {
     var scanSeconds = 0.0
     var planSeconds = 0.0
+    /// Reading every line's head with the chain checked, and without: medians of three.
+    var chainedHeadsSeconds = 0.0
+    var headsSeconds = 0.0
+    var chainSeconds: Double { max(0, chainedHeadsSeconds - headsSeconds) }
     var neededDecodeSeconds = 0.0
     var allDecodeSeconds = 0.0
     var events = 0
@@ -32,6 +37,13 @@ struct RebuildBreakdown {
                 readers: [LogReader(log)], after: .none, through: log.head, runLength: max(1, Int(log.head.rawValue)),
                 entityLimit: .max, chain: &chain)
         }
+        result.headsSeconds = try (0..<3).map { _ in try timed { try log.readHeads { _ in } } }.median
+        result.chainedHeadsSeconds = try (0..<3).map { _ in
+            try timed {
+                var stretch = ChainStretch()
+                try log.readHeads(from: LogPosition(1), through: nil, chain: &stretch) { _ in }
+            }
+        }.median
         let needed = plan!.neededPositions(after: .none)
         result.needed = needed.count
         // Each decode is timed, for the table by type; the clock costs some 50 ns a call, under 2 % of a decode.

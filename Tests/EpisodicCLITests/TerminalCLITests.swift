@@ -56,6 +56,58 @@ struct TerminalCLITests {
         #expect(piped.out.split(separator: "\n").count == 4 && !piped.out.contains("paged:"))
     }
 
+    @Test("less pages the log in the terminal's foreground: the screen shows the newest events, q quits, and the command ends with it")
+    func lessQuitsOnQ() throws {
+        // Given a log longer than a 6-line terminal
+        let cli = try Self.library()
+        for number in 1...8 { try cli.must("episode", "create", "The Extremely Long Named Late Night Radio Programme", "More \(number)") }
+        let quoted = ([CLI.binary, "log"]).map { "'" + $0 + "'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", "stty cols 100 rows 6; exec \(quoted)", "/dev/null"]
+        var environment = cli.environment.merging(["PATH": "/usr/bin:/bin", "TERM": "xterm"]) { $1 }
+        environment["PAGER"] = nil
+        environment["LESS"] = nil
+        process.environment = environment
+        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
+        let keys = Pipe()
+        let screen = Pipe()
+        process.standardInput = keys
+        process.standardOutput = screen
+        let shown = Shown()
+        screen.fileHandleForReading.readabilityHandler = { shown.append($0.availableData) }
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+        // When less has drawn its screen, and q is pressed
+        // (The log's lines are cut at the terminal's width; the newest, position 12, is on the screen.)
+        #expect(Self.waitUntil(seconds: 20) { shown.text.contains("     12  ") }, "less drew nothing: \(shown.text)")
+        #expect(process.isRunning, "less waits for a key when the log does not fit")
+        keys.fileHandleForWriting.write(Data("q".utf8))
+
+        // Then less and the command end, with exit 0
+        #expect(Self.waitUntil(seconds: 20) { !process.isRunning }, "still running after q: \(shown.text)")
+        if !process.isRunning { #expect(process.terminationStatus == 0) }
+    }
+
+    /// What a terminal has received so far, gathered from the reading handler's thread.
+    private final class Shown: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
+    /// Whether `condition` held within `seconds`, checked every 50 ms: a deadline for what must happen, not a timing.
+    private static func waitUntil(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(50_000)
+        }
+        return condition()
+    }
+
     @Test("At 60 columns no line is wider: tables drop the id and dates before cutting titles; the match stays")
     func narrow() throws {
         let cli = try Self.library()

@@ -81,4 +81,51 @@ struct UndoRedoCLITests {
         let blocked = try cli.run("undo", String(d.prefix(8)))
         #expect(blocked.status == 65 && blocked.err.contains("changed existence of episode \"Garden Hour/3\""), "\(blocked.err)")
     }
+
+    @Test("New work forgets the undos before it: a spare redo refuses and names the undo; undo --last takes back a redo")
+    func redoNeverReachesPastNewWork() throws {
+        // Given a podcast's deletion, undone, then fifteen other changes
+        let cli = try Self.library()
+        try cli.must("podcast", "create", "Show 6")
+        try cli.must("episode", "create", "Show 6", "Kept")
+        try cli.must("podcast", "delete", "Show 6")
+        let undo = try #require((try cli.object("undo", "--last")["outcome"] as? [String: Any])?["commandID"] as? String)
+        #expect(try cli.run("podcast", "show", "Show 6").status == 0)
+        for number in 1...15 { try cli.must("episode", "retitle", "Garden Hour/3", "Take \(number)") }
+
+        // When redo is asked for
+        let spare = try cli.run("redo")
+
+        // Then it refuses, says why, names the undo for the deliberate case, and the podcast stays
+        #expect(spare.status == 65, "\(spare.out)\(spare.err)")
+        #expect(spare.err.contains("changes were made after undo \(undo.prefix(8))"), "\(spare.err)")
+        #expect(spare.err.contains("`episodic redo \(undo.prefix(8)) --force`"), "\(spare.err)")
+        #expect(try cli.run("podcast", "show", "Show 6").status == 0)
+        let named = try cli.run("redo", String(undo.prefix(8)))
+        #expect(named.status == 65 && named.err.contains("changes were made after undo"), "\(named.err)")
+
+        // When it is asked for by id, with --force
+        let forced = try cli.must("redo", String(undo.prefix(8)), "--force").out
+        #expect(forced.hasPrefix("Redid: deleted podcast \"Show 6\""), "\(forced)")
+        #expect(try cli.run("podcast", "show", "Show 6").status != 0)
+
+        // Then undo --last takes that redo back, and says so, rather than the newest retitle
+        let back = try cli.must("undo", "--last").out
+        #expect(back.hasPrefix("Undid the redo: "), "\(back)")
+        #expect(try cli.run("podcast", "show", "Show 6").status == 0)
+        #expect(try Self.title(cli) == "Take 15")
+        // And that undo can be redone at once, and not after another change
+        #expect(try cli.must("redo", "--dry-run").out.hasPrefix("Would redo: deleted podcast \"Show 6\""))
+        try cli.must("episode", "retitle", "Garden Hour/3", "Take 16")
+        #expect(try cli.run("redo").status == 65)
+    }
+
+    @Test("redo of a command that is not an undo refuses and says how to undo it")
+    func redoOfAChange() throws {
+        let cli = try Self.library()
+        let change = try cli.object("episode", "retitle", "Garden Hour/3", "B")["commandID"] as! String
+        let refused = try cli.run("redo", String(change.prefix(8)))
+        #expect(refused.status == 65 && refused.err.contains("is not an undo") && refused.err.contains("`episodic undo \(change.prefix(8))`"), "\(refused.err)")
+        #expect(try Self.title(cli) == "B")
+    }
 }

@@ -15,6 +15,7 @@ struct ErrorWordingTests {
         let errors: [any Error] = [
             LibraryError.podcastNotFound("x"), LibraryError.episodeNotFound("x/1"), LibraryError.noSubtitles(EpisodeID(UUID())),
             LibraryError.commandNotFound("cf1a"), UndoError.conflicts(id, []), UndoError.nothingToRedo,
+            UndoError.redoPastNewWork(undo: id), UndoError.notAnUndo(id),
             ProjectionError.unreadableEvent(position: 1, reason: "x"), BackupError.archiveExists(path: "/b"),
             EventLogError.libraryMissing(path: "/l"),
             EventLogError.damagedAcknowledgedCommit(segment: "00000001.seg", offset: 8, reason: "x"),

@@ -22,14 +22,15 @@ extension Library {
         clock: () -> Timestamp = { .now }
     ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?, readModelError: (any Error)?) {
         let ((plan, outcome), readModelError) = try runWritePath { writer, workspace -> (UndoPlan, SubmitOutcome?) in
-            let (command, original) = try resolve(target)
-            let plan = try self.plan(undoing: command, bringingBack: original, force: force)
-            var commit = PendingCommit(commandID: CommandID(UUID()), undoes: command.id)
+            let resolved = try resolve(target, force: force)
+            var plan = try self.plan(undoing: resolved.command, bringingBack: resolved.bringsBack, force: force)
+            plan.targetIsRedo = resolved.isRedo
+            var commit = PendingCommit(commandID: CommandID(UUID()), undoes: resolved.command.id)
             _ = commit.add(plan.events, blobs: [], versionsBefore: try workspace.apply(plan.events))
             try workspace.checkRules(after: plan.events)
             guard !dryRun else { return (plan, nil) }
             let positions = try commit.append(to: writer, actor: actor, at: clock(), read: workspace.versions)
-            let name = original == nil ? "undo" : "redo"
+            let name = resolved.bringsBack == nil ? "undo" : "redo"
             return (plan, SubmitOutcome(name: name, commandID: commit.commandID, events: plan.events, positions: positions, created: nil))
         }
         return (plan, outcome, readModelError)
@@ -38,35 +39,105 @@ extension Library {
     /// Events read at a time, from the head backward, when looking for a command.
     static let commandSearchStretch: UInt64 = 4_096
 
-    /// The command a target names, and for a redo the command whose effect it brings back. Undo nearly
-    /// always aims at a recent command, so the log is read from the head backward, a stretch at a time:
-    /// the cost follows how far back the command is.
-    private func resolve(_ target: UndoTarget) throws -> (command: CommandSpan, bringsBack: CommandSpan?) {
+    /// The command a target names; for a redo, the command whose effect it brings back; and whether
+    /// the command is a redo (whose undo takes its effect away again). Undo nearly always aims at a
+    /// recent command, so the log is read from the head backward, a stretch at a time: the cost follows
+    /// how far back the command is.
+    private func resolve(_ target: UndoTarget, force: Bool) throws -> (command: CommandSpan, bringsBack: CommandSpan?, isRedo: Bool) {
+        var depths: [CommandID: Int] = [:]
         switch target {
         case .command(let id):
-            guard let span = try newestFirst(until: { $0.id == id }) else { throw LibraryError.commandNotFound(id.description) }
-            return (span, nil)
+            let span = try command(id)
+            return (span, nil, try undoDepth(of: span, known: &depths).isRedo)
         case .last(let actor):
-            // An undo still in effect cancels the command it undid.
+            // An undo still in effect cancels the command it undid; a redo in effect is a change like any other.
             var cancelled = Set<CommandID>()
             let span = try newestFirst { span in
                 guard !cancelled.contains(span.id) else { return false }
+                let mine = actor == nil || span.actor == actor
                 if let undone = span.undoes {
+                    if mine, try undoDepth(of: span, known: &depths).isRedo { return true }
                     cancelled.insert(undone)
                     return false
                 }
-                return actor == nil || span.actor == actor
+                return mine
             }
             guard let span else { throw UndoError.nothingToUndo(actor: actor) }
-            return (span, nil)
-        case .redo:
-            return try newestUndoInEffect()
+            return (span, nil, span.undoes != nil)
+        case .redo(let id):
+            let stack = try redoStack(known: &depths)
+            let undo: CommandSpan
+            if let id {
+                undo = try command(id)
+                guard undo.undoes != nil, try !undoDepth(of: undo, known: &depths).isRedo else { throw UndoError.notAnUndo(id) }
+                guard force || stack.contains(undo) else { throw UndoError.redoPastNewWork(undo: id) }
+            } else if let newest = stack.last {
+                undo = newest
+            } else if let (stale, _) = try? newestUndoInEffect() {
+                throw UndoError.redoPastNewWork(undo: stale.id)
+            } else {
+                throw UndoError.nothingToRedo
+            }
+            return (undo, try command(undo.undoes!), false)
         }
     }
 
-    /// The newest undo still in effect, and the command it undid. An undo in effect that undid an undo
-    /// is a redo already done: it is walked past, as is the undo it cancelled, so that redo after redo
-    /// walks forward. Whether an undo undid an undo is known only on reaching the command it names.
+    /// The command whose id is `id`, read back from the head.
+    private func command(_ id: CommandID) throws -> CommandSpan {
+        guard let span = try newestFirst(until: { $0.id == id }) else { throw LibraryError.commandNotFound(id.description) }
+        return span
+    }
+
+    /// How many undos deep `span` is: 0 for a change, 1 for an undo of it, 2 for a redo (an undo of that
+    /// undo), and so on; an odd depth takes a change away, an even one brings it back. `known` keeps
+    /// the depths found, so that a walk asks for each command once.
+    private func undoDepth(of span: CommandSpan, known: inout [CommandID: Int]) throws -> UndoDepth {
+        // The command, what it undid, what that undid...: down to a change, a command whose depth is
+        // known, or one the log does not hold.
+        var chain: [CommandSpan] = []
+        var below: Int?
+        var next: CommandSpan? = span
+        while let command = next {
+            if let depth = known[command.id] {
+                below = depth
+                break
+            }
+            chain.append(command)
+            guard let target = command.undoes else { break }
+            next = try newestFirst(until: { $0.id == target })
+        }
+        var depth = below.map { $0 + 1 } ?? (chain.last?.undoes == nil ? 0 : 1)
+        for command in chain.reversed() {
+            known[command.id] = depth
+            depth += 1
+        }
+        return UndoDepth(known[span.id] ?? 0)
+    }
+
+    /// The undos a redo may bring back, newest last: an editor's redo stack. New work empties it, so
+    /// only the undo commits since the log's newest change count. Taken oldest first, an undo (of a
+    /// change, or of a redo) goes onto the stack, and a redo takes the undo it redid off it.
+    private func redoStack(known: inout [CommandID: Int]) throws -> [CommandSpan] {
+        var sinceNewWork: [CommandSpan] = []
+        _ = try newestFirst { span in
+            guard span.undoes != nil else { return true }
+            sinceNewWork.append(span)
+            return false
+        }
+        var stack: [CommandSpan] = []
+        for span in sinceNewWork.reversed() {
+            if let redone = stack.lastIndex(where: { $0.id == span.undoes }) {
+                stack.remove(at: redone)
+            } else if try !undoDepth(of: span, known: &known).isRedo {
+                stack.append(span)
+            }
+        }
+        return stack
+    }
+
+    /// The newest undo still in effect, and the command it undid, however much work came after it. An
+    /// undo in effect that undid an undo is a redo already done: it is walked past, as is the undo it
+    /// cancelled. Whether an undo undid an undo is known only on reaching the command it names.
     private func newestUndoInEffect() throws -> (command: CommandSpan, bringsBack: CommandSpan?) {
         var cancelled = Set<CommandID>()
         // Undos in effect, newest first, each with whether it undid an undo once that is known.
@@ -203,7 +274,8 @@ extension Library {
                 undoes: command.undoes, changes: changesMade)
         }
         return UndoPlan(
-            target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [], described: described)
+            target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [], described: described,
+            targetIsRedo: false)
     }
 }
 
@@ -213,4 +285,12 @@ struct CommandSpan: Equatable {
     let actor: String
     let undoes: CommandID?
     var positions: ClosedRange<LogPosition>
+}
+
+/// How many undos deep a command is: 0 for a change, 1 for its undo, 2 for a redo, and so on.
+struct UndoDepth {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+    /// Whether the command brings back what an undo took away: an even depth above 0.
+    var isRedo: Bool { value > 0 && value.isMultiple(of: 2) }
 }

@@ -15,6 +15,8 @@ public struct UndoPlan: Sendable {
     /// The command whose effect goes (an undo) or comes back (a redo: the command the redone undo
     /// undid), with what it changed, for saying in words what happened.
     public var described: HistoryEntry
+    /// Whether the command undone is a redo: its undo takes away again what the redo brought back.
+    public var targetIsRedo: Bool
 }
 
 /// A later command that changed what the undone command changed.
@@ -36,11 +38,13 @@ public struct Conflict: Sendable, Equatable, CustomStringConvertible {
 /// Which command to undo.
 public enum UndoTarget: Sendable {
     case command(CommandID)
-    /// The newest command still in effect (not an undo, not undone), by `actor` if given.
+    /// The newest change still in effect, by `actor` if given: a command not undone, or a redo (an undo
+    /// still in effect is walked past, with the command it undid, so that undo after undo walks back).
     case last(actor: String?)
-    /// The newest undo still in effect: undoing it re-applies what it undid. Redos already done are
-    /// walked past, so that one redo after another walks forward.
-    case redo
+    /// An undo to take back, re-applying what it undid: by default the newest one since the last
+    /// change (an editor's redo, which new work forgets), walking forward through earlier undos one
+    /// redo at a time. An undo named by its id may reach past later changes only with `force`.
+    case redo(undo: CommandID? = nil)
 }
 
 /// Why a command cannot be undone.
@@ -48,6 +52,10 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
     case nothingToUndo(actor: String?)
     /// No undo is in effect: nothing was undone, or every undo was redone.
     case nothingToRedo
+    /// Changes were made since this undo, the newest one in effect: redo would reach past them.
+    case redoPastNewWork(undo: CommandID)
+    /// Redo takes back an undo, and this command is not one (or is a redo already).
+    case notAnUndo(CommandID)
     case conflicts(CommandID, [Conflict])
     case allChangedSince(CommandID)
     case breaksRule(String)
@@ -64,6 +72,11 @@ public enum UndoError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .nothingToRedo:
             "there is no undo left to redo."
+        case .redoPastNewWork(let undo):
+            "changes were made after undo \(undo.description.prefix(8)), so there is nothing to redo: as in an editor, only "
+                + "undos made since the last change can be redone."
+        case .notAnUndo(let id):
+            "\(id.description.prefix(8)) is not an undo, so there is nothing in it to redo."
         case .nothingToUndo(let actor):
             "there is no command" + (actor.map { " by \($0)" } ?? "") + " left to undo."
         case let .conflicts(id, conflicts):

@@ -5,7 +5,7 @@ struct UndoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "undo", abstract: "Undo a command by appending its compensating events; history is never rewritten.",
         discussion: """
-            `episodic redo` brings back what the newest undo undid. When later commands changed what the command \
+            `episodic redo` brings back what the newest undo undid; `undo --last` after a redo undoes that redo. When later commands changed what the command \
             changed, undo refuses and lists them; --force undoes only what is still in effect and says what it left. \
             Undoing a podcast's deletion brings back the podcast and its episodes, with their content.
 
@@ -54,7 +54,11 @@ struct UndoCommand: ParsableCommand {
             return session.printJSON(record)
         }
         let described = plan.described
-        let verb = if case .redo = target { dryRun ? "Would redo" : "Redid" } else { dryRun ? "Would undo" : "Undid" }
+        let verb = if case .redo = target {
+            dryRun ? "Would redo" : "Redid"
+        } else {
+            (dryRun ? "Would undo" : "Undid") + (plan.targetIsRedo ? " the redo" : "")
+        }
         let by = "command \(described.commandID.description.prefix(8)) by \(described.actor), "
             + RelativeTime.text(described.time, now: session.now, times: session.times)
         Terminal.say(TerminalText("\(verb): \(described.sentence) (\(by))"))
@@ -68,24 +72,32 @@ struct UndoCommand: ParsableCommand {
 
 struct RedoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "redo", abstract: "Bring back what the newest undo still in effect undid.",
+        commandName: "redo", abstract: "Bring back what the newest undo undid, as an editor does.",
         discussion: """
             A redo undoes that undo, as one more commit; run it again to walk forward through earlier undos. \
-            It refuses, as undo does, when later commands changed the same fields, unless --force.
+            As in an editor, any other change made since (by anyone) forgets the undos before it: redo then \
+            refuses, and names the undo for `episodic redo <id> --force`. It refuses, as undo does, when later \
+            commands changed the same fields, unless --force.
 
             Examples:
               episodic undo --last && episodic redo   changes nothing in the end
               episodic redo --dry-run                 what it would bring back
+              episodic redo 3f2a1b4c --force          an older undo, past the changes since
             """)
     @OptionGroup var global: GlobalOptions
     @OptionGroup var who: ActorOption
-    @Flag(help: "Bring back what is still possible, leaving what later commands changed again.") var force = false
+    @Argument(help: "An undo's id, or the start of it (`episodic log`); without it, the newest undo since the last change.")
+    var undo: String?
+    @Flag(help: "Bring back what is still possible, leaving what later commands changed again; with an undo's id, even past changes made since.")
+    var force = false
     @Flag(help: "Show what would be appended, and append nothing.") var dryRun = false
 
     func run() throws {
         // A dry run records no actor: one that could not be recorded is no reason to refuse it.
         try Session.run(global, actor: dryRun ? nil : who) { session in
-            try UndoCommand.run(.redo, force: force, dryRun: dryRun, library: try session.library(), session: session)
+            let library = try session.library()
+            let undo = try undo.map { try library.resolve(CommandReference.text($0)) }
+            try UndoCommand.run(.redo(undo: undo), force: force, dryRun: dryRun, library: library, session: session)
         }
     }
 }

@@ -81,6 +81,15 @@ enum Advice {
             return hint(for: error)
         case BackupError.archiveExists:
             return "`episodic backup --force` replaces it."
+        case let error as ScriptError:
+            switch error.reason {
+            case .missing, .unknownCommand: return "`episodic submit --list-commands` shows every command with its fields."
+            default: return nil
+            }
+        case UndoError.redoPastNewWork(let undo):
+            return "To bring back what it undid all the same: `episodic redo \(undo.description.prefix(8)) --force`."
+        case UndoError.notAnUndo(let id):
+            return "To take it back: `episodic undo \(id.description.prefix(8))`."
         default:
             return nil
         }

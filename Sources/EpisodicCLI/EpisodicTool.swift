@@ -70,8 +70,9 @@ struct EpisodicTool: ParsableCommand {
         } catch {
             LibraryPrefetch.finish()
             let code = exitCode(for: error)
-            // A script that asked for JSON gets its usage errors as JSON too, on stderr like the others.
-            if code.rawValue == ExitStatus.usage.rawValue, CommandLine.arguments.contains("--json") {
+            // A script that asked for JSON gets its usage errors as JSON too, on stderr like the others;
+            // an `ExitCode` comes from a command that has said what went wrong already.
+            if code.rawValue == ExitStatus.usage.rawValue, CommandLine.arguments.contains("--json"), !(error is ExitCode) {
                 let record = ErrorRecord(error: .init(kind: ExitStatus.usage.kind, message: message(for: error)))
                 Terminal.printJSONError(String(decoding: try! Session.encoder.encode(record), as: UTF8.self))
                 Foundation.exit(code.rawValue)

@@ -102,8 +102,20 @@ struct ScriptLineTests {
     ])
     func unknownSetting(line: String, key: String) throws {
         let error = try Self.refusal(line)
-        #expect(error.reason == .unexpected([key]))
+        #expect(error.reason == .unexpected([key], known: ThumbnailSettingsPatch.keys.sorted().map { "settings.\($0)" }))
         #expect(error.description.contains("\"\(key)\""), "\(error)")
+    }
+
+    @Test("a misspelt field or command is refused with what was probably meant, and the command's fields")
+    func didYouMean() throws {
+        let field = try Self.refusal(#"{"command":"episode.retitle","episode":"S/1","titel":"X"}"#)
+        #expect(field.description == #"line 1: "titel" is not a field of this command. Did you mean "title"? Its fields: episode, title."#)
+        let two = try Self.refusal(#"{"command":"episode.retitle","episod":"S/1","titel":"X"}"#)
+        #expect(two.description == #"line 1: "episod", "titel" are not fields of this command. Did you mean "episode" for "episod"? Did you mean "title" for "titel"? Its fields: episode, title."#)
+        let far = try Self.refusal(#"{"command":"episode.retitle","episode":"S/1","title":"X","colour":"red"}"#)
+        #expect(far.description == #"line 1: "colour" is not a field of this command. Its fields: episode, title."#)
+        let command = try Self.refusal(#"{"command":"episode.retitel","episode":"S/1","title":"X"}"#)
+        #expect(command.description.hasPrefix(#"line 1: there is no command "episode.retitel". Did you mean "episode.retitle"? The commands are: "#))
     }
 
     @Test("null for a setting other than fontName is refused as the wrong type, not read as \"keep\"",

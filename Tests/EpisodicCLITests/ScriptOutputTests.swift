@@ -19,6 +19,18 @@ struct ScriptOutputTests {
         }
     }
 
+    @Test("A usage error found while the command runs is one JSON object on stderr, not two")
+    func oneObjectPerError() throws {
+        let cli = CLI()
+        try cli.must("init")
+        let run = try cli.run(["projections", "rebuild", "serch", "--json"])
+        #expect(run.status == 64)
+        let lines = run.err.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.err)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect((object["error"] as? [String: Any])?["message"] as? String == "there is no projector named serch. Did you mean search? Known: sidebar, episode-detail, search.")
+    }
+
     @Test("Exports to a file print a JSON result under --json; to standard output the content is the output")
     func exports() throws {
         // Given an episode with subtitles and a background

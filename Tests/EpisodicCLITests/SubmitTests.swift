@@ -75,9 +75,11 @@ struct SubmitTests {
         // (blank lines count, as in an editor and in the errors of lines that cannot be read).
         let goingOn = try cli.run(["submit", "--keep-going"], input: "\n" + script.replacingOccurrences(of: "\"A\"", with: "\"C\""))
         #expect(goingOn.status == 65)
-        #expect(goingOn.out.split(separator: "\n").count == 2)
+        let said = goingOn.out.split(separator: "\n")
+        #expect(said.count == 3)
+        #expect(said.last?.hasPrefix("Ran 2 of 3 commands: 2 events at positions 2–3; 1 refused, in ") == true, "\(goingOn.out)")
         #expect(goingOn.err.split(separator: "\n").filter { $0.hasPrefix("error: line 3 (podcast.create): a podcast named") }.count == 1)
-        #expect(!goingOn.out.contains("refused"))
+        #expect(!goingOn.out.contains("a podcast named"), "the refusal is said on stderr alone")
         #expect(Set(try cli.list("podcast", "list").map { $0["name"] as! String }) == ["A", "B", "C"])
     }
 
@@ -104,6 +106,42 @@ struct SubmitTests {
         #expect(lines.count == 1)
         #expect((lines.first?["error"] as? [String: Any])?["kind"] as? String == "damaged")
         #expect(try cli.list("podcast", "list").map { $0["name"] as? String } == ["Show"])
+    }
+
+    @Test("a summary ends the output; an empty script says so and writes nothing; --list-commands needs no schema files")
+    func summaryAndCommands() throws {
+        let cli = CLI()
+        try cli.must("init")
+        // Given a script of three commands, one of which changes nothing
+        let ran = try cli.must("submit", input: """
+            {"command":"podcast.create","name":"Show"}
+            {"command":"episode.create","podcast":"Show","title":"One"}
+            {"command":"episode.retitle","episode":"Show/1","title":"One"}
+
+            """).out.split(separator: "\n")
+        #expect(ran.count == 4)
+        #expect(ran[3].hasPrefix("Ran 2 of 3 commands: 2 events at positions 1–2; 1 changed nothing, in "), "\(ran)")
+        #expect(ran[3].hasSuffix(" s."))
+        // --json keeps to one result line per command
+        #expect(try cli.must("submit", "--json", input: #"{"command":"episode.retitle","episode":"Show/1","title":"Two"}"#).jsonLines().count == 1)
+
+        // An empty script: said on stderr, exit 0, nothing written
+        let head = try EventLog(at: cli.library).head
+        let empty = try cli.run(["submit"], input: "\n  \n")
+        #expect(empty.status == 0 && empty.out.isEmpty && empty.err.contains("The script holds no commands"), "\(empty.err)")
+        #expect(try EventLog(at: cli.library).head == head)
+
+        // Every command, with its fields, for a user with only the binary
+        let listed = try cli.must("submit", "--list-commands").out.split(separator: "\n").map(String.init)
+        #expect(listed.contains { $0.hasPrefix("episode.create ") && $0.hasSuffix("podcast title [number] [publishDate] [description] [id]") }, "\(listed)")
+        let objects = try cli.must("submit", "--list-commands", "--json").jsonLines()
+        #expect(objects.count == listed.count && objects.count > 20)
+        let retitle = try #require(objects.first { $0["name"] as? String == "episode.retitle" })
+        #expect(retitle["required"] as? [String] == ["episode", "title"] && retitle["optional"] as? [String] == [])
+        #expect(try cli.run(["submit", "--list-commands", "x.jsonl"]).status == 64)
+        // A missing field points there
+        let missing = try cli.run(["submit"], input: #"{"command":"episode.retitle","episode":"Show/1"}"#)
+        #expect(missing.status == 65 && missing.err.contains("`episodic submit --list-commands`"), "\(missing.err)")
     }
 
     @Test("a script is read from a file, and names transcripts by path")

@@ -35,6 +35,14 @@ public enum Script {
         return submissions
     }
 
+    /// Every command a script may hold, by name, with its fields.
+    public static var commands: [ScriptCommand] {
+        ScriptLine.commands.map { name in
+            let shape = ScriptLine.shapes[name]!
+            return ScriptCommand(name: name, required: shape.required, optional: shape.optional)
+        }
+    }
+
     /// Reads the file at a path, refusing it when it holds more bytes than the limit, if one is given.
     public typealias ReadFile = (_ path: String, _ limit: Int?) throws -> [UInt8]
 
@@ -50,6 +58,13 @@ public enum Script {
     }
 }
 
+/// A command a script may hold: its name (`episode.create`) and its fields.
+public struct ScriptCommand: Sendable, Equatable, Encodable {
+    public var name: String
+    public var required: [String]
+    public var optional: [String]
+}
+
 /// A script line that cannot be run, and why.
 public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
     public var line: Int
@@ -59,7 +74,8 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
         case notJSON
         case unknownCommand(String)
         case missing(String)
-        case unexpected([String])
+        /// Keys the command does not have, and the ones it has.
+        case unexpected([String], known: [String])
         case wrongType(String, expected: String)
         /// An object of the line names this key twice.
         case repeated(String)
@@ -69,9 +85,17 @@ public struct ScriptError: Error, Equatable, Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .notJSON: "it is not a JSON object. Write one command per line, e.g. {\"command\":\"podcast.create\",\"name\":\"My Show\"}."
-            case .unknownCommand(let name): "there is no command \"\(name)\". The commands are: \(ScriptLine.commands.joined(separator: ", "))."
-            case .missing(let key): "\"\(key)\" is missing. Add it; schemas/commands/ gives each command's fields."
-            case .unexpected(let keys): "\(keys.map { "\"\($0)\"" }.joined(separator: ", ")) is not a field of this command. Remove it."
+            case .unknownCommand(let name):
+                "there is no command \"\(name)\"."
+                    + (Suggestion.closest(to: name, among: ScriptLine.commands).map { " Did you mean \"\($0)\"?" } ?? "")
+                    + " The commands are: \(ScriptLine.commands.joined(separator: ", "))."
+            case .missing(let key): "\"\(key)\" is missing. Add it."
+            case let .unexpected(keys, known):
+                "\(keys.map { "\"\($0)\"" }.joined(separator: ", ")) \(keys.count == 1 ? "is not a field" : "are not fields") of this command."
+                    + keys.compactMap { key in
+                        Suggestion.closest(to: key, among: known).map { " Did you mean \"\($0)\"" + (keys.count == 1 ? "?" : " for \"\(key)\"?") }
+                    }.joined()
+                    + " Its fields: \(known.joined(separator: ", "))."
             case let .wrongType(key, expected): "\"\(key)\" should be \(expected)."
             case .repeated(let key): "\"\(key)\" is given twice. Keep one."
             case let .file(path, reason, _): reason.contains(path) ? reason : "cannot read \(path): \(reason)"

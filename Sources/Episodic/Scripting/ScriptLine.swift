@@ -64,7 +64,7 @@ struct ScriptLine {
         guard let shape = Self.shapes[name] else { throw .unknownCommand(name) }
         // Unknown fields first: a misspelt field would otherwise be reported as a missing one.
         let unexpected = fields.keys.filter { $0 != "command" && !shape.required.contains($0) && !shape.optional.contains($0) }
-        guard unexpected.isEmpty else { throw .unexpected(unexpected.sorted()) }
+        guard unexpected.isEmpty else { throw .unexpected(unexpected.sorted(), known: shape.required + shape.optional) }
         for key in shape.required where fields[key] == nil { throw .missing(key) }
 
         switch name {
@@ -163,7 +163,9 @@ struct ScriptLine {
             throw .wrongType("settings", expected: "an object of thumbnail settings")
         }
         let unknown = given.keys.filter { !ThumbnailSettingsPatch.keys.contains($0) }
-        guard unknown.isEmpty else { throw .unexpected(unknown.sorted().map { "settings.\($0)" }) }
+        guard unknown.isEmpty else {
+            throw .unexpected(unknown.sorted().map { "settings.\($0)" }, known: ThumbnailSettingsPatch.keys.sorted().map { "settings.\($0)" })
+        }
         do {
             return try JSONDecoder().decode(ThumbnailSettingsPatch.self, from: json)
         } catch {

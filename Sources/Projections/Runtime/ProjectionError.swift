@@ -11,7 +11,9 @@ public enum ProjectionError: Error, Equatable, Sendable, CustomStringConvertible
         case .missingSchema(let name):
             "the DDL of projector \(name) (schemas/projections/\(name).sql) is missing from this build. Reinstall Episodic."
         case .unknownProjector(let name):
-            "there is no projector named \(name). Known: \(Projectors.names.joined(separator: ", "))."
+            "there is no projector named \(name)."
+                + (Suggestion.closest(to: name, among: Projectors.names).map { " Did you mean \($0)?" } ?? "")
+                + " Known: \(Projectors.names.joined(separator: ", "))."
         case let .unreadableEvent(position, reason):
             "the event at position \(position) cannot be read: \(reason)."
         }

@@ -52,8 +52,8 @@ struct ScriptOutputTests {
         #expect(thumbnail["bytes"] as? Int == (try Data(contentsOf: URL(fileURLWithPath: cli.folder + "/thumb.jpg"))).count)
         #expect(png.status == 0 && png.out.hasPrefix("\u{FFFD}PNG"))
         #expect(vtt.hasPrefix("WEBVTT\n\n1\n"))
-        // Standard output without a format is refused before anything is drawn.
-        #expect(try cli.run(["thumbnail", "export", "Show/1", "-"]).status == 64)
+        // Standard output without a format gets PNG.
+        #expect(try cli.run(["thumbnail", "export", "Show/1", "-"]).out == png.out)
     }
 
     @Test("A file a script names that is not there is 66, as on the command line; nothing is written")

@@ -88,7 +88,8 @@ struct ThumbnailCLITests {
 
         for (name, format) in [("out.png", ImageFormat.png), ("out.jpg", .jpeg), ("OUT.JPEG", .jpeg)] {
             let path = cli.folder + "/" + name
-            try cli.must("thumbnail", "export", "Show/1", path)
+            let said = try cli.must("thumbnail", "export", "Show/1", path).out
+            #expect(said.hasPrefix("Wrote the \(format.name) thumbnail of \"Show/1\" to \(path) (") && said.hasSuffix(" KB).\n"), "\(said)")
             let info = try ImageProbe.probe(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
             #expect(info == ImageInfo(format: format, width: 1920, height: 1080), "\(name)")
         }
@@ -111,6 +112,10 @@ struct ThumbnailCLITests {
             #expect(result.err.contains("does not end in .png, .jpg or .jpeg"), "\(name): \(result.err)")
             #expect(!FileManager.default.fileExists(atPath: path))
         }
+        // --format says what to write whatever the name
+        let named = cli.folder + "/out.gif"
+        try cli.must("thumbnail", "export", "Show/1", named, "--format", "png")
+        #expect(try ImageProbe.probe(Array(try Data(contentsOf: URL(fileURLWithPath: named)))).format == .png)
     }
 
     @Test("render without a background is refused with 65, and the log is left as it was")

@@ -136,20 +136,20 @@ struct ThumbnailCommands: ParsableCommand {
             abstract: "Render the episode's thumbnail at full size and write it to a file, or to standard output: PNG or JPEG.",
             discussion: """
                 Drawn from the episode's current inputs; nothing is recorded. The format is --format, else the file's \
-                extension (.png, .jpg, .jpeg); - writes to standard output and needs --format. The file is written \
-                whole or not at all.
+                extension (.png, .jpg, .jpeg); a file with another extension is refused unless --format says what to \
+                write; - writes PNG to standard output unless --format says jpeg. The file is written whole or not at all.
 
                 Examples:
                   episodic thumbnail export "Night Shift/3" ep3.png
+                  episodic thumbnail export "Night Shift/3" - > ep3.png
                   episodic thumbnail export "Night Shift/3" - --format jpeg > ep3.jpg
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write: .png, .jpg or .jpeg, or - for standard output.") var file: String
-        @Option(help: "png or jpeg (default: from the file's extension).") var format: ImageFormat?
+        @Option(help: "png or jpeg (default: from the file's extension; png for standard output).") var format: ImageFormat?
 
         func validate() throws {
-            if file == "-", format == nil { throw ValidationError("Writing to standard output (-) needs --format png or --format jpeg.") }
             if file == "-", Terminal.stdoutIsTerminal {
                 throw ValidationError("Standard output is a terminal, which would take the image's bytes for commands. Redirect it (> ep3.png).")
             }
@@ -157,10 +157,12 @@ struct ThumbnailCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global) { session in
-                let format = try format ?? ImageFormat(exportPath: file)
+                let format = try format ?? (file == "-" ? .png : ImageFormat(exportPath: file))
                 let bytes = try session.library().exportThumbnail(of: .text(episode), format: format)
                 try Files.write(bytes, to: file)
-                session.printExport(ExportRecord(command: "thumbnail.export", file: file, format: format.rawValue, bytes: bytes.count))
+                session.printExport(
+                    ExportRecord(command: "thumbnail.export", file: file, format: format.rawValue, bytes: bytes.count),
+                    what: "the \(format.name) thumbnail of \"\(episode)\"")
             }
         }
     }

@@ -65,23 +65,36 @@ struct TranscriptCommands: ParsableCommand {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export",
-            abstract: "Write the episode's subtitles to a file, or to standard output: SRT, WebVTT or Podcasting 2.0 JSON.",
+            abstract: "Write the episode's subtitles to a file, or to standard output: SRT, WebVTT, Podcasting 2.0 JSON or plain text.",
             discussion: """
-                The format is --format, else the file's extension (.srt, .vtt, .json), else SRT. WebVTT names each \
-                speaker as a voice (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points \
-                to, with each segment's speaker, start and end in seconds, and body. On a terminal, control and \
-                bidirectional characters are shown escaped (\\u{202E}); a file or a pipe gets the bytes as they are.
+                The format is --format, else the file's extension (.srt, .vtt, .json, .txt), else SRT; a file with another \
+                extension is refused unless --format says what to write. WebVTT names each speaker as a voice \
+                (<v Name>); the JSON transcript is the file an RSS <podcast:transcript> tag points to, with each \
+                segment's speaker, start and end in seconds, and body; plain text gives each speaker's turn as a \
+                paragraph, without times, for show notes. On a terminal, control and bidirectional characters are shown \
+                escaped (\\u{202E}); a file or a pipe gets the bytes as they are.
 
                 Examples:
                   episodic transcript export "Night Shift/3" ep3.srt
                   episodic transcript export "Night Shift/3" ep3.vtt   WebVTT
+                  episodic transcript export "Night Shift/3" notes.txt   for show notes
                   episodic transcript export "Night Shift/3" --format json > ep3.json
                   episodic transcript export "Night Shift/3" | head    SRT, to standard output
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The file to write (default: standard output).") var file: String?
-        @Option(help: "srt, vtt or json (default: from the file's extension, else srt).") var format: SubtitleFileFormat?
+        @Option(help: "srt, vtt, json or txt (default: from the file's extension, else srt).") var format: SubtitleFileFormat?
+
+        func validate() throws {
+            if format == nil, let file, file != "-", let suffix = SubtitleFileFormat.fileExtension(of: file),
+                SubtitleFileFormat(fileName: file) == nil
+            {
+                throw ValidationError(
+                    "\(file) ends in .\(suffix), which is not a format the subtitles are written in. Name it .srt, .vtt, .json "
+                        + "or .txt, or give --format to write it all the same.")
+            }
+        }
 
         func run() throws {
             try Session.run(global) { session in
@@ -92,8 +105,9 @@ struct TranscriptCommands: ParsableCommand {
                         + "Run `episodic transcript convert \(ShellWord.quoted(episode))` to bring them up to date.")
                 }
                 try Files.write(text: bytes, to: file)
-                session.printExport(ExportRecord(
-                    command: "transcript.export", file: file ?? "-", format: format.rawValue, bytes: bytes.count, outdated: outdated))
+                session.printExport(
+                    ExportRecord(command: "transcript.export", file: file ?? "-", format: format.rawValue, bytes: bytes.count, outdated: outdated),
+                    what: (format == .txt ? "the plain-text transcript of " : "the \(format.name) subtitles of ") + "\"\(episode)\"")
             }
         }
     }

@@ -220,10 +220,13 @@ struct Session {
         for line in table.render(width: Terminal.width) { Terminal.say(line) }
     }
 
-    /// Under `--json`, what an export wrote to a file; nothing when it wrote to standard output.
-    func printExport(_ record: ExportRecord) {
-        guard options.json, record.file != "-" else { return }
-        printJSON(record)
+    /// Says what an export wrote to a file (`Wrote the SRT subtitles of "Show/3" to ep3.srt (4.2 KB).`),
+    /// or gives its record under `--json`; nothing for standard output, where the content is the output.
+    func printExport(_ record: ExportRecord, what: String) {
+        guard record.file != "-" else { return }
+        if options.json { return printJSON(record) }
+        guard !options.quiet else { return }
+        Terminal.say(TerminalText("Wrote \(what) to \(record.file) (\(Amount.size(UInt64(record.bytes))))."))
     }
 
     func printJSON(_ value: some Encodable) {

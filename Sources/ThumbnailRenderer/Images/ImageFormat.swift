@@ -17,7 +17,8 @@ extension ImageFormat {
         }
     }
 
-    var name: String {
+    /// What people call it: `PNG`, `JPEG`.
+    public var name: String {
         switch self {
         case .png: "PNG"
         case .jpeg: "JPEG"

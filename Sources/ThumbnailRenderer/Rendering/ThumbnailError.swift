@@ -32,7 +32,8 @@ public enum ThumbnailError: Error, Hashable, Sendable, CustomStringConvertible {
             "there is not enough memory for an image of \(width) x \(height) pixels. "
                 + "Choose a smaller canvas, or free memory and try again."
         case .unknownExportExtension(let path):
-            "\(path) does not end in .png, .jpg or .jpeg, so the export format is unknown. Name the file with one of those."
+            "\(path) does not end in .png, .jpg or .jpeg, so the export format is unknown. Name the file with one of those, "
+                + "or give the format."
         }
     }
 }

@@ -10,8 +10,36 @@ struct SubtitleExportTests {
         #expect(SubtitleFileFormat(fileName: "out/episode.VTT") == .vtt)
         #expect(SubtitleFileFormat(fileName: "episode.json") == .json)
         #expect(SubtitleFileFormat(fileName: "episode.srt") == .srt)
-        #expect(SubtitleFileFormat(fileName: "episode.txt") == nil)
+        #expect(SubtitleFileFormat(fileName: "episode.txt") == .txt)
+        #expect(SubtitleFileFormat(fileName: "episode.docx") == nil)
         #expect(SubtitleFileFormat(fileName: "my.folder/episode") == nil)
+    }
+
+    @Test("Plain text: each speaker's turn one paragraph across its cues, no times, and every spoken word in order")
+    func plainText() throws {
+        // Given a transcript whose turns run over several cues
+        let subtitles = try SubtitleConversion.convert("""
+            00:00:01
+            Ana
+            Welcome back to the show. Today we talk about gardens, and about the long winter that is coming for all of them.
+
+            00:00:09
+            Bo
+            Thanks, Ana.
+
+            """)
+        #expect(subtitles.cues.count > 2, "the first turn spans cues")
+
+        // When it is written as plain text
+        let text = String(decoding: SubtitleFileFormat.txt.render(subtitles), as: UTF8.self)
+
+        // Then there are two paragraphs, the speakers named once each, with no time anywhere
+        #expect(text == """
+            Ana: Welcome back to the show. Today we talk about gardens, and about the long winter that is coming for all of them.
+
+            Bo: Thanks, Ana.
+
+            """)
     }
 
     @Test("WebVTT: a header, the SRT's cues with '.' fractions, voices as <v Name>, and it reads back word for word", arguments: SubtitleFixtures.all)

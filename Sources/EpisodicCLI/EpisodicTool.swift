@@ -22,6 +22,7 @@ struct EpisodicTool: ParsableCommand {
               --utc                  times in UTC, not the local time zone ($TZ)
               --lock-timeout <s>     how long to wait for the lock, or a shared library's server (default 10)
               --actor <name>         who makes the change (commands that change)
+              --no-pager             long output (log, history) straight to the terminal
 
             Exit codes: 0 done; 64 usage error; 65 command refused (a rule, a name that matches nothing, a bad \
             input file); 66 no library, or no such input file; 74 damaged data; 75 conflict, lock timeout, full disk or a \

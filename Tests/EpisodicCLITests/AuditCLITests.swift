@@ -55,6 +55,31 @@ struct AuditCLITests {
         #expect(printed.contains("title \"Followed\""))
     }
 
+    @Test("log --follow -n 2 starts two events back, then prints what comes; history -n keeps the newest commands")
+    func followFromBack() throws {
+        // Given four events
+        let cli = try given()
+        #expect(try cli.head() == 4)
+
+        // When the log is followed from two back, and one more event is appended
+        let follower = try cli.start(["log", "--follow", "-n", "2"])
+        try cli.must("episode", "retitle", "Show/1", "Followed")
+        var printed = ""
+        let handle = follower.out.fileHandleForReading
+        for _ in 0..<50 where !printed.contains("Followed") {
+            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&ready, 1, 100) > 0 { printed += String(decoding: handle.availableData, as: UTF8.self) }
+        }
+        kill(follower.process.processIdentifier, SIGKILL)
+        _ = follower.finish()
+
+        // Then positions 3, 4 and 5 are printed, in order, and nothing before them
+        let positions = printed.split(separator: "\n").compactMap { Int($0.split(separator: " ").first ?? "") }
+        #expect(positions == [3, 4, 5], "\(printed)")
+        let newest = try cli.must("history", "Show/1", "-n", "1").out
+        #expect(newest.split(separator: "\n").count == 2 && newest.contains("title: \"Eins\" → \"Followed\""), "\(newest)")
+    }
+
     @Test("undo: refuses over a later change and lists it; --dry-run appends nothing; --last; redo")
     func undo() throws {
         let cli = try given()

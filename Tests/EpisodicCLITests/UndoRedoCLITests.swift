@@ -28,6 +28,23 @@ struct UndoRedoCLITests {
         #expect(try cli.must("episode", "retitle", "Night Shift Radio/1", "Opener").out.hasPrefix("Nothing to change"))
     }
 
+    @Test("A settings change names only what changed, in words, in its reply, history and log")
+    func settingsInWords() throws {
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Night Shift Radio")
+        try cli.must("episode", "create", "Night Shift Radio", "Pilot")
+        let changed = try cli.must("thumbnail", "settings", "Night Shift Radio/1", "--font-size", "96", "--color", "#ffcc00").out
+        #expect(changed == "Changed the thumbnail settings of episode \"Night Shift Radio/1\": size: 72 pt → 96 pt; colour: #FFFFFF → #FFCC00\n", "\(changed)")
+        let defaults = try cli.must("podcast", "defaults", "Night Shift Radio", "--canvas", "1280x720").out
+        #expect(defaults == "Changed the thumbnail defaults of podcast \"Night Shift Radio\": canvas: 1920x1080 → 1280x720\n", "\(defaults)")
+        let history = try cli.must("history", "Night Shift Radio/1").out
+        #expect(history.contains("    episode \"Night Shift Radio/1\" thumbnail settings: size: 72 pt → 96 pt; colour: #FFFFFF → #FFCC00\n"), "\(history)")
+        let log = try cli.must("log").out
+        #expect(log.contains("thumbnail settings size 96 pt; colour #FFCC00, the rest as by default\n"), "\(log)")
+        #expect(!log.contains("outlined"))
+    }
+
     @Test("undo and redo say what they did; redo walks forward through the undos, then has nothing left")
     func walk() throws {
         let cli = try Self.library()

@@ -5,9 +5,10 @@ extension HistoryEntry.Change {
     /// `deleted episode "Show/3" ("Pilot")`.
     public var sentence: String {
         let titled = title.map { "\(entity) (\(FieldText.text($0)))" } ?? entity
+        let font = entity.hasPrefix("font ")
         switch (field, after) {
-        case ("existence", "created"): return "created \(titled)"
-        case ("existence", "deleted"): return "deleted \(titled)"
+        case ("existence", "created"): return (font ? "imported " : "created ") + titled
+        case ("existence", "deleted"): return (font ? "removed " : "deleted ") + titled
         case ("existence", "restored"): return "restored \(titled)"
         default: break
         }
@@ -26,11 +27,18 @@ extension HistoryEntry.Change {
         case (.thumbnail?, _, false): return "rendered the thumbnail of \(entity): \(after)"
         default: break
         }
-        let what = EntityField(rawValue: field).map(Self.words) ?? field
+        let what = fieldName
+        if !parts.isEmpty { return "changed the \(what) of \(entity): \(partsText)" }
         if after == "none" { return "removed the \(what) of \(entity) (was \(before))" }
         if before == "none" { return "set the \(what) of \(entity) to \(after)" }
         return "changed the \(what) of \(entity) from \(before) to \(after)"
     }
+
+    /// The field as people say it: `title`, `publish date`, `thumbnail settings`.
+    public var fieldName: String { EntityField(rawValue: field).map(Self.words) ?? field }
+
+    /// The parts of a field that changed: `size: 72 pt → 96 pt; font: default → Serif Bold`.
+    public var partsText: String { parts.map { "\($0.name): \($0.before) → \($0.after)" }.joined(separator: "; ") }
 
     private static func words(_ field: EntityField) -> String {
         switch field {

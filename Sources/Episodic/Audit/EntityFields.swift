@@ -7,11 +7,20 @@ struct EntityFieldReader<Entity>: Sendable {
     let field: EntityField
     let differs: @Sendable (Entity, Entity) -> Bool
     let text: @Sendable (Entity) -> String
+    /// For a field of several parts (thumbnail settings), the parts that differ between two states.
+    private(set) var parts: (@Sendable (Entity, Entity) -> [HistoryEntry.Change.Part])?
 
     init<Value: Equatable & SendableMetatype>(_ field: EntityField, _ value: @escaping @Sendable (Entity) -> Value, _ text: @escaping @Sendable (Value) -> String) {
         self.field = field
         differs = { value($0) != value($1) }
         self.text = { text(value($0)) }
+    }
+
+    /// Thumbnail settings, whose change is told by the settings that changed.
+    static func settings(_ field: EntityField, _ value: @escaping @Sendable (Entity) -> ThumbnailSettings) -> Self {
+        var reader = Self(field, value, FieldText.settings)
+        reader.parts = { FieldText.settingsParts(value($0), value($1)) }
+        return reader
     }
 }
 
@@ -20,7 +29,7 @@ enum EntityFields {
     static let podcast: [EntityFieldReader<Podcast>] = [
         .init(.name, \.name, FieldText.text), .init(.description, \.description, FieldText.text),
         .init(.artwork, \.artwork, FieldText.image), .init(.defaultOverlay, \.defaultOverlay, FieldText.image),
-        .init(.thumbnailDefaults, \.thumbnailDefaults, FieldText.settings),
+        .settings(.thumbnailDefaults, \.thumbnailDefaults),
     ]
 
     static let episode: [EntityFieldReader<Episode>] = [
@@ -28,7 +37,7 @@ enum EntityFields {
         .init(.description, \.description, FieldText.text), .init(.publishDate, \.publishDate, FieldText.time),
         .init(.transcript, \.transcript, FieldText.blob), .init(.subtitles, \.subtitles, FieldText.subtitles),
         .init(.background, \.background, FieldText.image), .init(.overlay, \.overlay, FieldText.image),
-        .init(.thumbnailSettings, \.thumbnailSettings, FieldText.settings),
+        .settings(.thumbnailSettings, \.thumbnailSettings),
         .init(.thumbnailText, \.effectiveThumbnailText, FieldText.text), .init(.thumbnail, \.thumbnail, FieldText.thumbnail),
     ]
 }

@@ -2,7 +2,8 @@ import PodcastDomain
 
 /// An event on one line, for `episodic log`: what it set, in the words of ``FieldText``.
 enum EventSummary {
-    static func line(_ event: DomainEvent) -> String {
+    /// `podcastName` names the podcast an episode is created in, when it can.
+    static func line(_ event: DomainEvent, podcastName: (PodcastID) -> String? = { _ in nil }) -> String {
         switch event {
         case .podcastCreated(let e): "name \(FieldText.text(e.name))"
         case .podcastRenamed(let e): "name \(FieldText.text(e.name))"
@@ -11,10 +12,11 @@ enum EventSummary {
         case .podcastArtworkCleared: "artwork none"
         case .podcastDefaultOverlaySet(let e): "default overlay \(FieldText.image(e.overlay))"
         case .podcastDefaultOverlayCleared: "default overlay none"
-        case .podcastThumbnailDefaultsChanged(let e): "thumbnail defaults \(FieldText.settings(e.thumbnailDefaults))"
+        case .podcastThumbnailDefaultsChanged(let e): "thumbnail defaults \(FieldText.settingsAgainstDefaults(e.thumbnailDefaults))"
         case .podcastDeleted: "deleted"
         case .podcastRestored(let e): "restored as \(FieldText.text(e.podcast.name))"
-        case .episodeCreated(let e): "#\(e.number) \(FieldText.text(e.title)) in podcast \(e.podcastID.description.prefix(8))"
+        case .episodeCreated(let e):
+            "#\(e.number) \(FieldText.text(e.title)) in podcast " + (podcastName(e.podcastID).map(FieldText.text) ?? String(e.podcastID.description.prefix(8)))
         case .episodeRetitled(let e): "title \(FieldText.text(e.title))"
         case .episodeRenumbered(let e): "number \(e.number)"
         case .episodeDescribed(let e): "description \(FieldText.text(e.description))"
@@ -30,7 +32,7 @@ enum EventSummary {
         case .thumbnailBackgroundCleared: "background none"
         case .thumbnailOverlaySet(let e): "overlay \(FieldText.image(e.overlay))"
         case .thumbnailOverlayCleared: "overlay none"
-        case .thumbnailSettingsChanged(let e): "thumbnail settings \(FieldText.settings(e.settings))"
+        case .thumbnailSettingsChanged(let e): "thumbnail settings \(FieldText.settingsAgainstDefaults(e.settings))"
         case .thumbnailTextChanged(let e): "thumbnail text \(e.text.map { FieldText.text($0) } ?? "default")"
         case .thumbnailRendered(let e): "thumbnail \(FieldText.thumbnail(e.thumbnail))"
         case .thumbnailDiscarded: "thumbnail none"
@@ -45,4 +47,8 @@ enum EventSummary {
 extension LoggedEvent {
     /// What the event set, on one line.
     public var summary: String { EventSummary.line(event) }
+
+    /// What the event set, on one line, naming podcasts by name where `podcastName` knows them
+    /// (``Library/podcastNamer()``).
+    public func summary(podcastName: (PodcastID) -> String?) -> String { EventSummary.line(event, podcastName: podcastName) }
 }

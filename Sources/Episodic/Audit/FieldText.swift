@@ -26,7 +26,7 @@ enum FieldText {
 
     static func subtitles(_ ref: SubtitlesRef?) -> String {
         guard let ref else { return "none" }
-        return "\(ref.cueCount) cues, " + blob(ref.blob) + " from transcript \(ref.transcript.sha256.prefix(8))"
+        return "\(ref.cueCount) cue\(ref.cueCount == 1 ? "" : "s"), " + blob(ref.blob) + " from transcript \(ref.transcript.sha256.prefix(8))"
     }
 
     /// What a loss accepted gave up: `positions 9 to 10 (shown by the read models)`.
@@ -54,6 +54,43 @@ enum FieldText {
             + " fit \(settings.textFit.rawValue) overlay \(settings.overlayPlacement.rawValue)"
             + (settings.overlayPlacement == .original
                 ? " \(number(settings.overlayScale))x at \(number(settings.overlayPositionX)),\(number(settings.overlayPositionY))" : "")
+    }
+
+    /// The settings that differ between `old` and `new`, each in words: `size: 72 pt → 96 pt`.
+    static func settingsParts(_ old: ThumbnailSettings, _ new: ThumbnailSettings) -> [HistoryEntry.Change.Part] {
+        let described: [(String, (ThumbnailSettings) -> String)] = [
+            ("font", { $0.fontName ?? "default" }),
+            ("size", { "\(number($0.fontSize)) pt" }),
+            ("colour", { $0.fontColorHex.description }),
+            ("outline", { $0.outlineEnabled ? $0.outlineColorHex.description : "none" }),
+            ("text position", { "\(number($0.textPositionX)),\(number($0.textPositionY))" }),
+            ("padding", { "\(number($0.horizontalPadding))x\(number($0.verticalPadding))" }),
+            ("canvas", { "\($0.canvasWidth)x\($0.canvasHeight)" }),
+            ("background", {
+                switch $0.backgroundScaling {
+                case .aspectFill: "fill"
+                case .aspectFit: "fit"
+                case .stretch: "stretch"
+                }
+            }),
+            ("text fit", { $0.textFit.rawValue }),
+            ("overlay", {
+                $0.overlayPlacement.rawValue + ($0.overlayPlacement == .original
+                    ? " \(number($0.overlayScale))x at \(number($0.overlayPositionX)),\(number($0.overlayPositionY))" : "")
+            }),
+        ]
+        return described.compactMap { name, text in
+            let before = text(old), after = text(new)
+            return before == after ? nil : HistoryEntry.Change.Part(name: name, before: before, after: after)
+        }
+    }
+
+    /// Settings told by how they differ from the defaults (`size 96 pt; colour #FFCC00, the rest as by
+    /// default`): a log line stands alone, without the state before it to compare with.
+    static func settingsAgainstDefaults(_ settings: ThumbnailSettings) -> String {
+        let parts = settingsParts(.defaults, settings)
+        guard !parts.isEmpty else { return "all as by default" }
+        return parts.map { "\($0.name) \($0.after)" }.joined(separator: "; ") + ", the rest as by default"
     }
 
     /// `72` for a whole number, `72.5` otherwise; a value outside any setting's range (from an older log)

@@ -24,13 +24,30 @@ public struct HistoryEntry: Sendable {
         public var after: String
         /// An episode's title, for a sentence about its creation, deletion or restoration.
         public var title: String?
+        /// For a field of several parts (thumbnail settings), the parts that changed, each from what
+        /// to what; `before` and `after` then hold those parts alone.
+        public var parts: [Part]
 
-        public init(entity: String, field: String, before: String, after: String, title: String? = nil) {
+        public init(entity: String, field: String, before: String, after: String, title: String? = nil, parts: [Part] = []) {
             self.entity = entity
             self.field = field
             self.before = before
             self.after = after
             self.title = title
+            self.parts = parts
+        }
+
+        /// One part of a field that changed: `size`, from `72 pt` to `96 pt`.
+        public struct Part: Sendable, Equatable {
+            public var name: String
+            public var before: String
+            public var after: String
+
+            public init(name: String, before: String, after: String) {
+                self.name = name
+                self.before = before
+                self.after = after
+            }
         }
     }
 }
@@ -52,7 +69,7 @@ extension Library {
 
     private func history(_ filter: LogFilter) throws -> [HistoryEntry] {
         var entries: [HistoryEntry] = []
-        var states = EntityStates(podcastName: podcastNames())
+        var states = EntityStates(podcastName: podcastNamer())
         var group: [LoggedEvent] = []
         func close() {
             guard let first = group.first, let last = group.last else { return }
@@ -72,8 +89,9 @@ extension Library {
     }
 
     /// A podcast's name as its stream has it (deleted or not), each read once: for naming an episode
-    /// as people do, `"Show/3"`, when its podcast's stream is not among those folded.
-    func podcastNames() -> (PodcastID) -> String? {
+    /// as people do, `"Show/3"`, when its podcast's stream is not among those folded, and a podcast in
+    /// a log line. The function keeps what it read; use it for one listing.
+    public func podcastNamer() -> (PodcastID) -> String? {
         let store = self.store
         var names: [PodcastID: String?] = [:]
         return { id in
@@ -208,8 +226,14 @@ enum CommandChanges {
         }
         switch (before, after) {
         case (.active(let old), .active(let new)):
-            return fields.filter { $0.differs(old, new) }.map {
-                HistoryEntry.Change(entity: label, field: $0.field.rawValue, before: $0.text(old), after: $0.text(new))
+            return fields.filter { $0.differs(old, new) }.map { reader in
+                let parts = reader.parts?(old, new) ?? []
+                guard !parts.isEmpty else {
+                    return HistoryEntry.Change(entity: label, field: reader.field.rawValue, before: reader.text(old), after: reader.text(new))
+                }
+                return HistoryEntry.Change(
+                    entity: label, field: reader.field.rawValue, before: parts.map { "\($0.name) \($0.before)" }.joined(separator: "; "),
+                    after: parts.map { "\($0.name) \($0.after)" }.joined(separator: "; "), parts: parts)
             }
         case (.active, .deleted):
             return [existence("live", "deleted")]

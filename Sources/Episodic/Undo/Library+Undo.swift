@@ -225,7 +225,7 @@ extension Library {
         var kept: [(event: DomainEvent, before: [DomainEvent])] = []
         var folded = earlier
         // Each stream before the command, as the command left it (with what it changed), and as it is now.
-        var states = EntityStates(podcastName: podcastNames())
+        var states = EntityStates(podcastName: podcastNamer())
         states.fold(earlier.values.joined())
         let changesMade = states.apply(undone.map(\.event))
         var statesNow = states

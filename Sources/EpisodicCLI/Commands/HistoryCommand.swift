@@ -5,29 +5,37 @@ struct HistoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history", abstract: "A podcast's or an episode's timeline: one entry per command, who, when, and what changed.",
         discussion: """
-            A podcast's history includes its episodes'. A blob is shown by its size and a hash prefix.
+            A podcast's history includes its episodes'. A blob is shown by its size and a hash prefix. On a terminal \
+            a long history goes through $PAGER (or less, opened at the newest entries), as `log` does.
 
             Examples:
               episodic history "Night Shift"
-              episodic history "Night Shift/3"
+              episodic history "Night Shift/3" -n 5   the newest five commands
               episodic history 98dddbb6 --json   by the start of its id, for scripts
             """)
     @OptionGroup var global: GlobalOptions
     @Argument(help: "The podcast or episode: an id (deleted ones too), an id prefix, a podcast's name, or <podcast>/<number>.", completion: .podcastAndEpisodeNames)
     var target: String
+    @Option(name: [.customShort("n"), .long], parsing: .unconditional, help: "Only the newest this many commands.",
+            transform: NumberArgument.whole(0...Int.max))
+    var limit: Int?
 
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
-            let entries: [HistoryEntry]
+            var entries: [HistoryEntry]
             switch try library.resolveEntity(target) {
             case .podcast(let id): entries = try library.history(of: id)
             case .episode(let id): entries = try library.history(of: id)
             }
+            entries = Array(entries.suffix(limit ?? entries.count))
             if global.json { return session.printJSON(entries.map(HistoryRecord.init)) }
             guard !entries.isEmpty else { return Terminal.say("No history: nothing in the log touched \(target).") }
-            // Each line fitted to the terminal's width, as tables are; --json has them whole.
+            // Each line fitted to the terminal's width, as tables are (measured before a pager takes
+            // stdout); --json has them whole.
             let width = Terminal.width
+            let pager = Pager.start(unless: global.noPager)
+            defer { pager?.finish() }
             func say(_ line: TerminalText) { Terminal.say(width.map { line.cut(to: $0) } ?? line) }
             for entry in entries {
                 let positions = entry.positions.lowerBound == entry.positions.upperBound
@@ -37,8 +45,10 @@ struct HistoryCommand: ParsableCommand {
                 for change in entry.changes {
                     if change.field == "existence" {
                         say("    \(change.entity): \(change.after)")
+                    } else if !change.parts.isEmpty {
+                        say("    \(change.entity) \(change.fieldName): \(change.partsText)")
                     } else {
-                        say("    \(change.entity) \(change.field): \(change.before) → \(change.after)")
+                        say("    \(change.entity) \(change.fieldName): \(change.before) → \(change.after)")
                     }
                 }
             }

@@ -39,8 +39,6 @@ struct LogCommands: ParsableCommand {
         @Flag(help: "Newest first.") var reverse = false
         @Flag(help: "Print each event's envelope exactly as it was appended (its command id under `command`).")
         var raw = false
-        @Flag(help: "Print to the terminal directly, not through $PAGER (or less, opened at the newest events).")
-        var noPager = false
 
         func validate() throws {
             if follow && reverse { throw ValidationError("--follow prints events as they come, oldest first; leave out --reverse.") }
@@ -54,7 +52,7 @@ struct LogCommands: ParsableCommand {
                 let library = try session.library()
                 // Lines fitted to the terminal's width, as tables are (measured before a pager takes stdout).
                 let width = Terminal.width
-                let pager = Pager.start(unless: noPager || follow || global.json || raw)
+                let pager = Pager.start(unless: global.noPager || follow || global.json || raw)
                 defer { pager?.finish() }
                 var filter = LogFilter()
                 filter.podcast = try podcast.map { try library.resolve(PodcastReference.text($0)) }
@@ -68,35 +66,50 @@ struct LogCommands: ParsableCommand {
                 filter.command = try command.map { try library.resolve(CommandReference.text($0)) }
                 filter.since = try since.map { try Self.bound($0, session: session) }
                 filter.until = try until.map { try Self.bound($0, session: session) }
+                let podcastName = library.podcastNamer()
                 let print = { (logged: LoggedEvent) in
                     if raw {
                         Swift.print(logged.line)
                     } else if global.json {
                         Swift.print(Self.jsonLine(logged.line))
                     } else {
-                        let line = Self.line(logged, times: session.times)
+                        let line = Self.line(logged, times: session.times, podcastName: podcastName)
                         Terminal.say(width.map { line.cut(to: $0) } ?? line)
                     }
                     if follow { fflush(nil) }
                 }
-                if follow {
+                if follow, let limit {
+                    // The newest `limit` up to the head, then what comes after it.
+                    let head = library.head
+                    var shown = filter
+                    if shown.until == nil { shown.until = .position(head) }
+                    for logged in try Self.newest(limit, of: shown, in: library) { print(logged) }
+                    var rest = filter
+                    if case .position(let since)? = filter.since, since > head {} else { rest.since = .position(head.next) }
+                    try library.followLog(rest, keepGoing: { true }, print)
+                } else if follow {
                     try library.followLog(filter, keepGoing: { true }, print)
                 } else if limit == nil && !reverse {
                     try library.readLog(filter, print)
                 } else {
-                    // The newest `limit` are the last ones read: kept in a window that drops the oldest.
-                    var kept: [LoggedEvent] = []
-                    var first = 0
-                    try library.readLog(filter) { logged in
-                        guard limit != 0 else { return }
-                        kept.append(logged)
-                        if let limit, kept.count - first > limit { first += 1 }
-                        if first > 4_096, first * 2 > kept.count { kept.removeFirst(first); first = 0 }
-                    }
-                    let window = kept[first...]
-                    for logged in reverse ? Array(window.reversed()) : Array(window) { print(logged) }
+                    let window = try Self.newest(limit, of: filter, in: library)
+                    for logged in reverse ? Array(window.reversed()) : window { print(logged) }
                 }
             }
+        }
+
+        /// The newest `limit` events `filter` keeps (all of them for nil), oldest first: the last ones
+        /// read, kept in a window that drops the oldest.
+        static func newest(_ limit: Int?, of filter: LogFilter, in library: Library) throws -> [LoggedEvent] {
+            var kept: [LoggedEvent] = []
+            var first = 0
+            try library.readLog(filter) { logged in
+                guard limit != 0 else { return }
+                kept.append(logged)
+                if let limit, kept.count - first > limit { first += 1 }
+                if first > 4_096, first * 2 > kept.count { kept.removeFirst(first); first = 0 }
+            }
+            return Array(kept[first...])
         }
 
         /// A position or a time (`yesterday`, `2 days ago` and weekdays in the local zone, or UTC with
@@ -120,7 +133,7 @@ struct LogCommands: ParsableCommand {
         }
 
         /// One event on one line, its columns aligned whatever the log's length (and measured escaped).
-        static func line(_ logged: LoggedEvent, times: TimeText) -> TerminalText {
+        static func line(_ logged: LoggedEvent, times: TimeText, podcastName: (PodcastID) -> String?) -> TerminalText {
             let record = logged.record
             let stream = record.stream.rawValue
             let kind = stream.prefix { $0 != "-" }
@@ -128,7 +141,7 @@ struct LogCommands: ParsableCommand {
             let undoes = record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? ""
             return "\(TerminalText(String(record.position.rawValue)).padded(to: 7, right: true))  \(times.instant(record.timestamp))  "
                 + "\(TerminalText(record.actor).padded(to: 10))  \(record.commandID.description.prefix(8))  "
-                + "\(TerminalText(shortStream).padded(to: 16))  \(TerminalText(record.type).padded(to: 31))  \(undoes + logged.summary)"
+                + "\(TerminalText(shortStream).padded(to: 16))  \(TerminalText(record.type).padded(to: 31))  \(undoes + logged.summary(podcastName: podcastName))"
         }
     }
 

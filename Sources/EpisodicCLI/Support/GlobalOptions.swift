@@ -18,6 +18,9 @@ struct GlobalOptions: ParsableArguments {
     @Flag(help: "Print times in UTC rather than in the local time zone ($TZ). --json is always UTC.")
     var utc = false
 
+    @Flag(help: "Print long output (log, history) to the terminal directly, not through $PAGER (or less).")
+    var noPager = false
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("How long to wait for another command that holds the library's lock, 0 to 86400.", valueName: "seconds"),

@@ -15,7 +15,10 @@ struct AdviceTests {
         try cli.must("episode", "retitle", "Show/1", "Eins")
         let cases: [(arguments: [String], message: String, hint: String)] = [
             (["podcast", "rename", "Nope", "X"], "a unique prefix of its id, or its name.", "`episodic podcast list` shows them."),
-            (["episode", "retitle", "Show/9", "X"], "a unique prefix of its id, or <podcast>/<number>.", "`episodic episode list <podcast>` shows them."),
+            (["episode", "retitle", "Show/9", "X"], "\"Show\" has only episode 1.", "`episodic episode list Show` shows them."),
+            (["episode", "retitle", "Shaw/9", "X"], "Did you mean \"Show\"? Name it by its id, a unique prefix of its id, or its name.",
+             "`episodic podcast list` shows them."),
+            (["episode", "retitle", "zz-nope", "X"], "a unique prefix of its id, or <podcast>/<number>.", "`episodic episode list <podcast>` shows them."),
             (["transcript", "export", "Show/1"], "has no subtitles yet.", "Run `episodic transcript convert` first."),
             (["undo", "00000000-0000-4000-8000-000000000009"], "no command 00000000-0000-4000-8000-000000000009 in the log.",
              "`episodic log` lists commands with their ids."),

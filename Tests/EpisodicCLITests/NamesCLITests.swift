@@ -13,6 +13,21 @@ struct NamesCLITests {
         return cli
     }
 
+    @Test("An episode reference that answers to nothing says what was probably meant, or the podcast's numbers")
+    func episodeSuggestions() throws {
+        let cli = try Self.library()
+        let spaced = try cli.run("episode", "show", "Night Shift Radio 3")
+        #expect(spaced.status == 65 && spaced.err.contains(#"no episode answers to "Night Shift Radio 3". Did you mean "Night Shift Radio/3"?"#), "\(spaced.err)")
+        let past = try cli.run("episode", "show", "night shift radio/7")
+        #expect(past.status == 65, "\(past.err)")
+        #expect(past.err.contains(#"no episode answers to "night shift radio/7": "Night Shift Radio" has episodes numbered up to 3."#), "\(past.err)")
+        #expect(past.err.contains("`episodic episode list 'Night Shift Radio'` shows them."), "\(past.err)")
+        try cli.must("podcast", "create", "Empty")
+        #expect(try cli.run("episode", "show", "Empty/1").err.contains(#""Empty" has no episodes yet"#))
+        let none = try cli.must("episode", "list", "Empty").out
+        #expect(none == "No episodes yet in \"Empty\". To make one: episodic episode create Empty <title>\n", "\(none)")
+    }
+
     @Test("podcast show: the podcast, its episode count and the thumbnail defaults; --json the podcast as its events write it")
     func podcastShow() throws {
         let cli = try Self.library()

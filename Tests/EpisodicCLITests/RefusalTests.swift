@@ -77,8 +77,8 @@ struct RefusalTests {
             Refusal(["episode", "create", "Show", "Dup", "--number", "1"], 65, "already used"),
             Refusal(["episode", "create", "Show", "Zero", "--number", "0"], 64, "from 1 to 2147483647"),
             Refusal(["episode", "renumber", "Show/1", "2"], 65, "already used"),
-            Refusal(["episode", "create", "Show", "When", "--publish-date", "next tuesday"], 65, "not a date"),
-            Refusal(["episode", "publish-date", "Show/1", "2026-13-45"], 65, "not a date"),
+            Refusal(["episode", "create", "Show", "When", "--publish-date", "tuesday week"], 65, "is not a publish date"),
+            Refusal(["episode", "publish-date", "Show/1", "2026-13-45"], 65, "is not a publish date"),
             // Names that answer to nothing, to a deleted thing, or to several things.
             Refusal(["podcast", "rename", "Nope", "X"], 65, "no podcast answers to \"Nope\""),
             Refusal(["episode", "create", "Nope", "X"], 65, "no podcast answers"),

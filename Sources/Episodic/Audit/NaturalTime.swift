@@ -1,38 +1,80 @@
 import CoreValues
 import Foundation
 
-/// A time as people say it when they look back: `yesterday`, `monday`, `3 hours ago`. Days begin at
-/// local midnight; the clock and the zone are given, so that the same words always mean the same
-/// time for the same `now`.
+/// A time as people say it, looking back (`yesterday`, `monday`, `3 hours ago`) or ahead (`tomorrow`,
+/// `next friday`, `in 2 weeks`). Days begin at local midnight; the clock and the zone are given, so
+/// that the same words always mean the same time for the same `now`.
 struct NaturalTime {
     let time: Timestamp
 
+    /// Looking back, as for `--since`: `now`, `today`, `yesterday`, a weekday (`monday`, `last monday`:
+    /// its most recent start, today's included), `2 days ago` (seconds to weeks).
     init?(_ text: String, now: Timestamp, timeZone: TimeZone) {
+        self.init(text, now: now, timeZone: timeZone) { words, calendar, today in
+            switch words {
+            case ["now"]: return now.date
+            case ["today"]: return today
+            case ["yesterday"]: return calendar.date(byAdding: .day, value: -1, to: today)
+            case let words where words.last == "ago" && words.count == 3:
+                guard let count = Self.count(words[0]), let unit = Self.units[Self.singular(words[1])] else { return nil }
+                return now.date.addingTimeInterval(-Double(count) * unit)
+            case let words where (words.count == 1 || (words.count == 2 && words[0] == "last")):
+                guard let weekday = Self.weekday(words.last!) else { return nil }
+                let back = (calendar.component(.weekday, from: today) - weekday + 7) % 7
+                return calendar.date(byAdding: .day, value: -back, to: today)
+            default: return nil
+            }
+        }
+    }
+
+    /// Looking ahead, as for a publish date: `today`, `tomorrow`, a weekday (`friday`, `next friday`:
+    /// its next start, today's excluded), `in 2 weeks` (days, weeks and months from the start of today;
+    /// seconds to hours from `now`).
+    init?(upcoming text: String, now: Timestamp, timeZone: TimeZone) {
+        self.init(text, now: now, timeZone: timeZone) { words, calendar, today in
+            switch words {
+            case ["now"]: return now.date
+            case ["today"]: return today
+            case ["tomorrow"]: return calendar.date(byAdding: .day, value: 1, to: today)
+            case let words where words.first == "in" && words.count == 3:
+                guard let count = Self.count(words[1]) else { return nil }
+                switch Self.singular(words[2]) {
+                case "day": return calendar.date(byAdding: .day, value: count, to: today)
+                case "week": return calendar.date(byAdding: .day, value: 7 * count, to: today)
+                case "month": return calendar.date(byAdding: .month, value: count, to: today)
+                case let unit: return Self.units[unit].map { now.date.addingTimeInterval(Double(count) * $0) }
+                }
+            case let words where (words.count == 1 || (words.count == 2 && words[0] == "next")):
+                guard let weekday = Self.weekday(words.last!) else { return nil }
+                let ahead = (weekday - calendar.component(.weekday, from: today) + 6) % 7 + 1
+                return calendar.date(byAdding: .day, value: ahead, to: today)
+            default: return nil
+            }
+        }
+    }
+
+    /// The time `read` makes of the lowercased words of `text`, given the calendar of `timeZone` and
+    /// the start of today in it.
+    private init?(
+        _ text: String, now: Timestamp, timeZone: TimeZone, read: (_ words: [String], _ calendar: Calendar, _ today: Date) -> Date?
+    ) {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let words = text.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
-        let today = calendar.startOfDay(for: now.date)
-        let date: Date?
-        switch words {
-        case ["now"]: date = now.date
-        case ["today"]: date = today
-        case ["yesterday"]: date = calendar.date(byAdding: .day, value: -1, to: today)
-        case let words where words.last == "ago" && words.count == 3:
-            guard let count = Int(words[0]) ?? (["a", "an"].contains(words[0]) ? 1 : nil), count >= 0,
-                  let unit = Self.units[words[1].hasSuffix("s") ? String(words[1].dropLast()) : words[1]]
-            else { return nil }
-            date = now.date.addingTimeInterval(-Double(count) * unit)
-        case let words where (words.count == 1 || (words.count == 2 && words[0] == "last")):
-            guard let weekday = Self.weekday(words.last!) else { return nil }
-            let back = (calendar.component(.weekday, from: today) - weekday + 7) % 7
-            date = calendar.date(byAdding: .day, value: -back, to: today)
-        default: date = nil
-        }
-        guard let date, let time = Timestamp(date) else { return nil }
+        guard let date = read(words, calendar, calendar.startOfDay(for: now.date)), let time = Timestamp(date) else { return nil }
         self.time = time
     }
 
-    /// Seconds in each unit a user may count back in.
+    /// A count in words: `3`, or `a` / `an` for one.
+    private static func count(_ word: String) -> Int? {
+        guard let count = Int(word) ?? (["a", "an"].contains(word) ? 1 : nil), count >= 0 else { return nil }
+        return count
+    }
+
+    /// `days` as `day`: a unit named in the plural.
+    private static func singular(_ word: String) -> String { word.hasSuffix("s") ? String(word.dropLast()) : word }
+
+    /// Seconds in each unit a time may be counted in.
     private static let units: [String: Double] = [
         "second": 1, "sec": 1, "minute": 60, "min": 60, "hour": 3_600, "day": 86_400, "week": 604_800,
     ]

@@ -6,7 +6,9 @@ import PodcastDomain
 public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No podcast answers to the reference; `didYouMean` is a live podcast's name a typo away.
     case podcastNotFound(String, didYouMean: String? = nil)
-    case episodeNotFound(String)
+    /// No episode answers to the reference. `didYouMean`: a reference that would (`Show/3` for
+    /// `Show 3`); `podcast`: the podcast a `<podcast>/<number>` named, which has no such number.
+    case episodeNotFound(String, didYouMean: String? = nil, podcast: PodcastNumbers? = nil)
     /// No podcast or episode answers to an id prefix, where either would do.
     case nothingAnswers(String)
     /// No command in the log has this id, or an id starting with it.
@@ -18,6 +20,8 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Subtitles made by an earlier version of Episodic, whose speakers cannot be exported as data.
     case subtitlesFromEarlierVersion(EpisodeID)
     case invalidTime(String)
+    /// A publish date that is neither a date nor words looking ahead.
+    case invalidPublishDate(String)
     /// A blob the library should hold cannot be read.
     case blobUnreadable(EventLogError)
     /// The folder is already the side of a shared library (it has a `SHARED` file).
@@ -35,8 +39,12 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .podcastNotFound(reference, didYouMean):
             "no podcast answers to \"\(reference)\"." + (didYouMean.map { " Did you mean \"\($0)\"?" } ?? "")
                 + " Name it by its id, a unique prefix of its id, or its name."
-        case .episodeNotFound(let reference):
-            "no episode answers to \"\(reference)\". Name it by its id, a unique prefix of its id, or <podcast>/<number>."
+        case let .episodeNotFound(reference, didYouMean, podcast?):
+            "no episode answers to \"\(reference)\": \(podcast)."
+                + (didYouMean.map { " Did you mean \"\($0)\"?" } ?? "")
+        case let .episodeNotFound(reference, didYouMean, nil):
+            "no episode answers to \"\(reference)\"." + (didYouMean.map { " Did you mean \"\($0)\"?" } ?? "")
+                + " Name it by its id, a unique prefix of its id, or <podcast>/<number>."
         case .commandNotFound(let reference):
             CommandID(reference) != nil
                 ? "no command \(reference) in the log." : "no command in the log has an id starting with \"\(reference)\"."
@@ -54,6 +62,9 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidTime(let text):
             "\"\(text)\" is not a date or time. Write it as 2026-11-21 or 2026-11-21T18:30:00Z (UTC), or as now, today, "
                 + "yesterday, a weekday (monday, last friday) or \"3 days ago\" (seconds to weeks)."
+        case .invalidPublishDate(let text):
+            "\"\(text)\" is not a publish date. Write it as 2026-11-21 or 2026-11-21T18:30:00Z (UTC), or looking ahead as "
+                + "today, tomorrow, a weekday (friday, next friday: the coming one) or \"in 2 weeks\" (minutes to months)."
         case .blobUnreadable(let error):
             error.description
         case .alreadyShared(let path):
@@ -74,12 +85,24 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
 extension LibraryError: ClassifiedError {
     public var kind: ErrorKind {
         switch self {
-        case .podcastNotFound, .episodeNotFound, .nothingAnswers, .commandNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion,
+        case .podcastNotFound, .episodeNotFound, .nothingAnswers, .commandNotFound, .ambiguous, .transcriptUnreadable, .noSubtitles, .subtitlesFromEarlierVersion, .invalidPublishDate,
             .invalidTime, .alreadyShared,
             .libraryHasEvents, .sharedLossNotAccepted: .refused
         // Not the command's fault: the blob store is not what was written (or the system said no).
         case .blobUnreadable(let error): error.kind
         case .inputKeptChanging: .busy
         }
+    }
+}
+
+/// A podcast's episode numbers, as far as a refusal needs them: its name, and its highest number
+/// (nil: it has no episodes).
+public struct PodcastNumbers: Equatable, Sendable, CustomStringConvertible {
+    public var name: String
+    public var highest: Int?
+
+    public var description: String {
+        guard let highest else { return "\"\(name)\" has no episodes yet" }
+        return highest == 1 ? "\"\(name)\" has only episode 1" : "\"\(name)\" has episodes numbered up to \(highest)"
     }
 }

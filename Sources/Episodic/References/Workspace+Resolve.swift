@@ -32,7 +32,23 @@ extension Workspace {
         if let id = EpisodeID(String(text.trimmingSpaces)) { return id }
         if let numbered = try episode(numbered: text) { return numbered }
         let matches = try entities(withIDPrefix: text).filter { if case .episode = $0 { true } else { false } }
-        return EpisodeID(rawValue: try only(matches, answering: text) { LibraryError.episodeNotFound(text) }.uuid)
+        return EpisodeID(rawValue: try only(matches, answering: text) {
+            LibraryError.episodeNotFound(text, didYouMean: try numberedReference(spaced: text))
+        }.uuid)
+    }
+
+    /// `Show/3` for `Show 3` (or `Show #3`), when `Show` is a live podcast's name and 3 one of its
+    /// episodes: what was probably meant.
+    private func numberedReference(spaced text: String) throws -> String? {
+        let trimmed = text.trimmingSpaces
+        guard let space = trimmed.lastIndex(of: " ") else { return nil }
+        var number = trimmed[trimmed.index(after: space)...]
+        if number.hasPrefix("#") { number = number.dropFirst() }
+        guard let episode = Int(number), let podcast = try podcast(named: String(trimmed[..<space])),
+            try holder(of: episode, in: podcast) != nil
+        else { return nil }
+        let name = try podcastNames()[podcast] ?? String(trimmed[..<space])
+        return "\(name)/\(number)"
     }
 
     /// What `text` names when a command takes either kind: an id (deleted ones too), a podcast's name,
@@ -61,7 +77,10 @@ extension Workspace {
     private func episode(numbered text: String) throws -> EpisodeID? {
         guard let slash = text.lastIndex(of: "/"), let number = Int(text[text.index(after: slash)...]) else { return nil }
         let podcast = try resolve(PodcastReference.text(String(text[..<slash])))
-        guard let id = try holder(of: number, in: podcast) else { throw LibraryError.episodeNotFound(text) }
+        guard let id = try holder(of: number, in: podcast) else {
+            let name = try podcastNames()[podcast] ?? String(text[..<slash])
+            throw LibraryError.episodeNotFound(text, podcast: PodcastNumbers(name: name, highest: try highestNumbered(in: podcast)?.number))
+        }
         return id
     }
 

@@ -27,7 +27,8 @@ struct EpisodeCommands: ParsableCommand {
         @Argument(help: "The episode's title.") var title: String
         @Option(parsing: .unconditional, help: "Its number, 1 to 2147483647, unique in the podcast (default: the highest + 1).",
             transform: NumberArgument.whole(Rules.episodeNumbers)) var number: Int?
-        @Option(help: ArgumentHelp("When it is published: 2026-11-21 or 2026-11-21T18:30:00Z.", valueName: "date"))
+        @Option(help: ArgumentHelp(
+            "When it is published: 2026-11-21, 2026-11-21T18:30:00Z, tomorrow, friday, next friday, \"in 2 weeks\".", valueName: "date"))
         var publishDate: String?
         @Option(help: "What the episode is about.") var description: String?
         @Option(help: ArgumentHelp("The new episode's id (default: a new random one).", valueName: "uuid"))
@@ -36,15 +37,18 @@ struct EpisodeCommands: ParsableCommand {
         func run() throws {
             try Session.run(global, actor: who) { session in
                 let id = id ?? EpisodeID(UUID())
-                let date = try publishDate.map(Self.parseDate)
+                let date = try publishDate.map { try Self.parseDate($0, session: session) }
                 try session.submit(Submission(.createEpisode(
                     in: .text(podcast),
                     .create(id: id, title: title, number: number, description: description, publishDate: date, at: session.now))))
             }
         }
 
-        static func parseDate(_ text: String) throws -> Timestamp {
-            guard let date = LogBound.time(text) else { throw LibraryError.invalidTime(text) }
+        /// A publish date: a date or a time, or words looking ahead (`next friday`, in the local zone).
+        static func parseDate(_ text: String, session: Session) throws -> Timestamp {
+            guard let date = LogBound.upcoming(text, now: session.now, timeZone: session.times.zone) else {
+                throw LibraryError.invalidPublishDate(text)
+            }
             return date
         }
     }
@@ -121,12 +125,13 @@ struct EpisodeCommands: ParsableCommand {
                 Examples:
                   episodic episode publish-date "Night Shift/3" 2026-11-21
                   episodic episode publish-date "Night Shift/3" 2026-11-21T18:30:00Z
+                  episodic episode publish-date "Night Shift/3" "next friday"   local midnight
                   episodic episode publish-date "Night Shift/3" --clear
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.", completion: .episodeNames) var episode: String
-        @Argument(help: "2026-11-21 (midnight UTC) or 2026-11-21T18:30:00Z.") var date: String?
+        @Argument(help: "2026-11-21 (midnight UTC), 2026-11-21T18:30:00Z, or ahead: tomorrow, friday, next friday, \"in 2 weeks\".") var date: String?
         @Flag(help: "Remove the publish date.") var clear = false
 
         func validate() throws {
@@ -135,7 +140,7 @@ struct EpisodeCommands: ParsableCommand {
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                let when = try date.map(Create.parseDate)
+                let when = try date.map { try Create.parseDate($0, session: session) }
                 try session.submit(Submission(.episode(.text(episode), .setPublishDate(when))))
             }
         }
@@ -223,7 +228,11 @@ struct EpisodeCommands: ParsableCommand {
                         String(episode.id.description.prefix(8)),
                     ])
                 }
-                session.printTable(table, empty: "No episodes match.")
+                let filtered = !filters.isEmpty || search != nil || offset > 0
+                let none = filtered ? "No episodes match."
+                    : podcast.map { "No episodes yet in \"\($0)\". To make one: episodic episode create \(ShellWord.quoted($0)) <title>" }
+                    ?? "No episodes yet."
+                session.printTable(table, empty: TerminalText(none))
                 if !episodes.isEmpty { Terminal.say(Marks.legend(width: Terminal.width)) }
             }
         }

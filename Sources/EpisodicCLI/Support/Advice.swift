@@ -64,6 +64,7 @@ enum Advice {
         case let error as LibraryError:
             switch error {
             case .podcastNotFound: return "`episodic podcast list` shows them."
+            case .episodeNotFound(_, _, let podcast?): return "`episodic episode list \(ShellWord.quoted(podcast.name))` shows them."
             case .episodeNotFound: return "`episodic episode list <podcast>` shows them."
             case .nothingAnswers: return "`episodic podcast list` and `episodic episode list --all` show them."
             case .commandNotFound: return "`episodic log` lists commands with their ids."

@@ -44,9 +44,25 @@ struct EpisodicTool: ParsableCommand {
     var version = false
 
     func run() throws {
-        guard version else { throw CleanExit.helpRequest(self) }
+        guard version else { return Terminal.say(TerminalText(Self.summary, keepingLineBreaks: true)) }
         for line in VersionReport(libraryPath: GlobalOptions.libraryPath(given: nil)).lines { Terminal.say(TerminalText(line)) }
     }
+
+    /// What `episodic` alone prints, as `git` does: the commands by what they are for, in a screen.
+    /// `--help` has everything.
+    static let summary = """
+        usage: episodic <command> [<arguments>] [--library <path>] [--json]
+
+        A library of podcasts         init, info, podcast, episode, show, search
+        What an episode is made of    transcript (import, convert, export), thumbnail (render, export), font
+        Changes and their history     log, history, undo, redo
+        Scripts                       submit (--list-commands), --json on every command
+        Care                          backup, restore, log verify, log compact, projections rebuild
+        A team on PostgreSQL          init --postgres, clone, push
+
+        Start with `episodic init`. `episodic <command> --help` tells a command's options and examples;
+        `episodic --help` tells everything (the library's place, names, exit codes).
+        """
 
     /// ArgumentParser's own `main`, but its refusals are printed escaped, like every message: they quote
     /// what was typed (`The value '…' is invalid for …`), which may hold control characters. Shared

@@ -46,6 +46,27 @@ struct CompletionCLITests {
         #expect(help.contains("--generate-completion-script"))
     }
 
+    @Test("episodic alone prints a screen of commands by what they are for, each one a command that exists")
+    func shortSummary() throws {
+        let run = try CLI().must()
+        let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.first == "usage: episodic <command> [<arguments>] [--library <path>] [--json]")
+        #expect(lines.count < 20, "\(run.out)")
+        // Every word named as a command in the summary's table is one the command line knows.
+        let table = lines.filter { $0.contains("   ") }
+        #expect(table.count == 6)
+        let known = try CLI().must("--help").out
+        for row in table {
+            let named = String(row.split(separator: "  ").last!).replacingOccurrences(of: #"\([^)]*\)"#, with: "", options: .regularExpression)
+            let commands = named.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            for command in commands {
+                let name = String(command.prefix { $0 != " " })
+                guard !name.hasPrefix("-") else { continue }
+                #expect(known.contains("  \(name) ") || known.contains("  \(name)\n"), "\(name) is not a command")
+            }
+        }
+    }
+
     @Test("--library among the words typed is the library asked")
     func libraryTyped() throws {
         let cli = try library()

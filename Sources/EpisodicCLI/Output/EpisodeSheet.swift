@@ -27,7 +27,7 @@ enum EpisodeSheet {
             ("created", times.instant(episode.createdAt)),
             ("updated", updatedAt.map(times.instant) ?? "–"),
             ("transcript", episode.transcript.map(blob) ?? "–"),
-            ("subtitles", episode.subtitles.map { "\($0.cueCount) cues, " + blob($0.blob) } ?? "–"),
+            ("subtitles", episode.subtitles.map { Amount.count($0.cueCount, "cue") + ", " + blob($0.blob) } ?? "–"),
             ("background", episode.background.map(image) ?? "–"),
             ("overlay", episode.overlay.map(image) ?? "–"),
             ("thumbnail", episode.thumbnail.map {

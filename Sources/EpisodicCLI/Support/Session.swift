@@ -162,7 +162,13 @@ struct Session {
 
     /// What a command did, as people say it: `Retitled episode "Show/3" from "A" to "B"`.
     static func words(_ outcome: SubmitOutcome) -> String {
-        guard outcome.positions != nil else { return "Nothing to change: \(outcome.name) found it already so." }
+        guard outcome.positions != nil else {
+            return switch outcome.name {
+            case "thumbnail.render": "Nothing to change: the thumbnail is up to date with its inputs."
+            case "transcript.convert": "Nothing to change: the subtitles are up to date with the transcript."
+            default: "Nothing to change: it is already so."
+            }
+        }
         let sentence = HistoryEntry.sentence(outcome.changes)
         return sentence.prefix(1).uppercased() + String(sentence.dropFirst())
     }

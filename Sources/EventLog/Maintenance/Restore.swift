@@ -121,7 +121,7 @@ struct RestoreTarget {
         }
         let contents = try FileSystem.contents(of: path)
         guard contents.isEmpty else {
-            throw BackupError.targetNotEmpty(path: given, reason: "the folder holds \(contents.count) item(s)")
+            throw BackupError.targetNotEmpty(path: given, reason: "the folder holds \(contents.count) \(contents.count == 1 ? "item" : "items")")
         }
     }
 

@@ -42,17 +42,26 @@ struct AuditCLITests {
         let cli = try given()
         let follower = try cli.start(["log", "--follow", "--since", "5"])
         try cli.must("episode", "retitle", "Show/1", "Followed")
-        // The follower looks every 200 ms. SIGKILL stops it: a child of the test runner may inherit a
-        // mask that blocks SIGTERM.
         var printed = ""
+        Self.read(follower, until: "Followed", into: &printed)
+        Self.stop(follower)
+        #expect(printed.contains("title \"Followed\""))
+    }
+
+    /// Adds what a `log --follow` prints to `printed` until it holds `text` (or 5 s passed). The
+    /// follower looks every 200 ms.
+    private static func read(_ follower: CLI.Running, until text: String, into printed: inout String) {
         let handle = follower.out.fileHandleForReading
-        for _ in 0..<50 where !printed.contains("Followed") {
+        for _ in 0..<50 where !printed.contains(text) {
             var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
             if poll(&ready, 1, 100) > 0 { printed += String(decoding: handle.availableData, as: UTF8.self) }
         }
+    }
+
+    /// SIGKILL stops a follower: a child of the test runner may inherit a mask that blocks SIGTERM.
+    private static func stop(_ follower: CLI.Running) {
         kill(follower.process.processIdentifier, SIGKILL)
         _ = follower.finish()
-        #expect(printed.contains("title \"Followed\""))
     }
 
     @Test("log --follow -n 2 starts two events back, then prints what comes; history -n keeps the newest commands")
@@ -61,17 +70,13 @@ struct AuditCLITests {
         let cli = try given()
         #expect(try cli.head() == 4)
 
-        // When the log is followed from two back, and one more event is appended
+        // When the log is followed from two back, and one more event is appended once those are printed
         let follower = try cli.start(["log", "--follow", "-n", "2"])
-        try cli.must("episode", "retitle", "Show/1", "Followed")
         var printed = ""
-        let handle = follower.out.fileHandleForReading
-        for _ in 0..<50 where !printed.contains("Followed") {
-            var ready = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            if poll(&ready, 1, 100) > 0 { printed += String(decoding: handle.availableData, as: UTF8.self) }
-        }
-        kill(follower.process.processIdentifier, SIGKILL)
-        _ = follower.finish()
+        Self.read(follower, until: "Eins", into: &printed)
+        try cli.must("episode", "retitle", "Show/1", "Followed")
+        Self.read(follower, until: "Followed", into: &printed)
+        Self.stop(follower)
 
         // Then positions 3, 4 and 5 are printed, in order, and nothing before them
         let positions = printed.split(separator: "\n").compactMap { Int($0.split(separator: " ").first ?? "") }

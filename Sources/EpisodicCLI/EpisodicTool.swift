@@ -18,9 +18,9 @@ struct EpisodicTool: ParsableCommand {
               --library <path>       the library folder
               --json                 JSON for scripts (schemas/cli-output.md)
               -q, --quiet            no progress bar
-              -v, --verbose          also the log's details: positions, event types, command ids
+              -v, --verbose          also the log's details: positions, event types, ids
               --utc                  times in UTC, not the local time zone ($TZ)
-              --lock-timeout <s>     how long to wait for the lock, or a shared library's server (default 10)
+              --lock-timeout <s>     wait for the lock or the server, in seconds (10)
               --actor <name>         who makes the change (commands that change)
               --no-pager             long output (log, history) straight to the terminal
 
@@ -94,7 +94,9 @@ struct EpisodicTool: ParsableCommand {
                 Terminal.printJSONError(String(decoding: try! Session.encoder.encode(record), as: UTF8.self))
                 Foundation.exit(code.rawValue)
             }
-            let message = fullMessage(for: error)
+            // ArgumentParser writes "Error:"; every other message of this tool "error:".
+            var message = fullMessage(for: error)
+            if message.hasPrefix("Error: ") { message = "error: " + message.dropFirst("Error: ".count) }
             if !message.isEmpty {
                 if code == .success { print(message) } else { Terminal.printError(message) }
             }

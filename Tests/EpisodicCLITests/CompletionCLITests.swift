@@ -56,6 +56,11 @@ struct CompletionCLITests {
         let table = lines.filter { $0.contains("   ") }
         #expect(table.count == 6)
         let known = try CLI().must("--help").out
+        // The full help's own lines fit 80 columns: a longer one would wrap to the first column.
+        for line in known.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+        // One spelling of the word before every error, ArgumentParser's usage errors included.
+        let bogus = try CLI().run("podcast", "list", "--bogus")
+        #expect(bogus.status == 64 && bogus.err.hasPrefix("error: "), "\(bogus.err)")
         for row in table {
             let named = String(row.split(separator: "  ").last!).replacingOccurrences(of: #"\([^)]*\)"#, with: "", options: .regularExpression)
             let commands = named.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

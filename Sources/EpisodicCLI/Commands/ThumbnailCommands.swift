@@ -58,7 +58,7 @@ struct ThumbnailCommands: ParsableCommand {
             abstract: "Change an episode's thumbnail settings; the options not given stay as they are.",
             discussion: """
                 Examples:
-                  episodic thumbnail settings "Night Shift/3" --position top-left --font-size 72
+                  episodic thumbnail settings "Night Shift/3" --position top --font-size 72
                   episodic thumbnail settings "Night Shift/3" --text-x 0.5 --text-y 0.8
                   episodic thumbnail settings "Night Shift/3" --outline-color '#000000'
                   episodic thumbnail settings "Night Shift/3" --default-font --no-outline

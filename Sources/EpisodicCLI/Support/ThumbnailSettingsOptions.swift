@@ -14,7 +14,7 @@ struct ThumbnailSettingsOptions: ParsableArguments {
         transform: NumberArgument.decimal(ThumbnailSettings.fontSizes, "points"))
     var fontSize: Double?
 
-    @Option(help: ArgumentHelp("Where the text goes: \(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
+    @Option(help: ArgumentHelp("Where the text goes.", valueName: "position"))
     var position: TextPosition?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The text's centre across the canvas, 0 to 1.", valueName: "fraction"),
@@ -65,8 +65,7 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     var overlayScale: Double?
 
     @Option(help: ArgumentHelp(
-        "With --overlay-placement original: where the overlay goes, inside the padding: "
-            + "\(TextPosition.allValueStrings.joined(separator: ", ")).", valueName: "position"))
+        "With --overlay-placement original: where the overlay goes, inside the padding.", valueName: "position"))
     var overlayPosition: TextPosition?
 
     /// The settings the options change; the others stay as they are when the command runs.
@@ -119,6 +118,10 @@ extension TextPosition: ExpressibleByArgument {
     public var defaultValueDescription: String { argument }
 
     public static var allValueStrings: [String] { allCases.map(\.argument) }
+
+    /// None: the option's help names the values, and a list of them without descriptions would only
+    /// repeat them (as `top-left -`, the dash before an empty description).
+    public static var allValueDescriptions: [String: String] { [:] }
 
     var argument: String {
         switch self {

@@ -34,6 +34,8 @@ struct ListAndSearchCLITests {
         let garden = try cli.list("search", "owls", "--podcast", "Garden Hour")
         #expect(garden.map { $0["title"] as? String } == ["Owls in the orchard"])
         #expect(try cli.run(["search", "owls", "--podcast", "Nope"]).status == 65)
+        // Each hit names its episode as people do: the podcast's name and the episode's number.
+        #expect(garden.allSatisfy { $0["podcastName"] as? String == "Garden Hour" && $0["number"] is Int }, "\(garden)")
     }
 
     @Test("A transcript holding a NUL is searchable after it too")

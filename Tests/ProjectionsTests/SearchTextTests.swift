@@ -106,6 +106,16 @@ struct SearchTextTests {
         #expect(try readModel.search("rises").first?.snippet.hasPrefix("…") == true)
     }
 
+    @Test("a snippet of an SRT or WebVTT transcript shows its words, without cue numbers, timing lines or the header")
+    func snippetsWithoutCueMarkup() {
+        let srt = "…4\n00:00:09,120 --> 00:00:11,000\nand the [merge] went\n\n5\n00:00:11,500 --> 00:00:13,000\nwell…"
+        #expect(ReadModel.oneLine(srt) == "and the [merge] went well…")
+        let vtt = "WEBVTT\n\n1\n00:00.500 --> 00:02.000\n<v Ana>[Merge] day\n\n[12]\n00:03.000 --> 00:04.000\nagain"
+        #expect(ReadModel.oneLine(vtt) == "<v Ana>[Merge] day again")
+        // A Zencastr transcript's times and speakers are its own lines, and stay: they say who spoke when.
+        #expect(ReadModel.oneLine("00:01.00\nJames\nWelcome [back]") == "00:01.00 James Welcome [back]")
+    }
+
     @Test("no file of the read models holds a transcript's text; the light fields are there as they were")
     func noCopyOfTheText() throws {
         // Given an episode whose title and transcript hold phrases found nowhere else

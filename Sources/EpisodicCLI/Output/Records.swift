@@ -215,6 +215,8 @@ struct SearchHitRecord: Encodable {
     var episodeID: String
     var podcastID: String
     var podcastName: String?
+    /// The episode's number in its podcast: with the podcast's name, `<podcast>/<number>` names it.
+    var number: Int?
     var title: String
     var snippet: String
     var rank: Double
@@ -223,6 +225,7 @@ struct SearchHitRecord: Encodable {
         episodeID = hit.episodeID.description
         podcastID = hit.podcastID.description
         podcastName = hit.podcastName
+        number = hit.number
         title = hit.title
         snippet = hit.snippet
         rank = hit.rank

@@ -71,9 +71,19 @@ extension ReadModel {
         return terms.joined(separator: " ")
     }
 
-    /// A snippet on one line: transcripts put speakers and times on lines of their own.
+    /// A snippet on one line: transcripts put speakers and times on lines of their own. The lines of an
+    /// SRT or WebVTT transcript that are its markup, not its words (a cue's number, its timing line, the
+    /// WEBVTT header), are left out.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        text.split(whereSeparator: \.isNewline).filter { !isCueMarkup($0) }
+            .flatMap { $0.split(whereSeparator: \.isWhitespace) }.joined(separator: " ")
+    }
+
+    /// Whether a line of a subtitle file is a cue's number (digits alone), a timing line (`-->`), or the
+    /// WebVTT header; a snippet may begin inside one, hence `…` and a highlight's brackets are allowed.
+    private static func isCueMarkup(_ line: Substring) -> Bool {
+        let marks = line.filter { !($0.isWhitespace || "…[]".contains($0)) }
+        return marks.contains("-->") || marks.hasPrefix("WEBVTT") || (!marks.isEmpty && marks.allSatisfy { $0.isASCII && $0.isNumber })
     }
 }
 

@@ -27,6 +27,33 @@ struct ListAndSearchCLITests {
         #expect(try cli.run(["episode", "list", "Night Shift", "--all"]).status == 64)
     }
 
+    @Test("episode list --deleted: the deleted episodes as they were, each with the command that brings it back")
+    func deletedEpisodes() throws {
+        // Given two episodes of a podcast deleted by two commands, and a live one
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        for title in ["One", "Two", "Three"] { try cli.must("episode", "create", "Show", title) }
+        let first = try cli.object("episode", "delete", "Show/1", "--json")["commandID"] as! String
+        try cli.must("episode", "delete", "Show/3")
+
+        // When they are listed
+        let listed = try cli.list("episode", "list", "Show", "--deleted")
+        let shown = try cli.must("episode", "list", "Show", "--deleted").out
+
+        // Then both are there by number, with their titles and deleting commands; the live one is not
+        #expect(listed.map { $0["number"] as? Int } == [1, 3] && listed.map { $0["title"] as? String } == ["One", "Three"])
+        #expect(listed[0]["deletedBy"] as? String == first)
+        #expect(shown.contains(" One ") && shown.contains(String(first.prefix(8))) && !shown.contains("Two"), "\(shown)")
+        #expect(shown.hasSuffix("To bring one back: episodic undo <DELETED BY> (undoing a podcast's deletion brings back its episodes)\n"))
+
+        // And undoing the command named brings the episode back, off the list
+        try cli.must("undo", String(first.prefix(8)))
+        #expect(try cli.list("episode", "list", "Show", "--deleted").map { $0["number"] as? Int } == [3])
+        #expect(try cli.must("episode", "list", "Show", "--deleted").out.hasSuffix("To bring it back: episodic undo \((listed[1]["deletedBy"] as! String).prefix(8))\n"))
+        #expect(try cli.run("episode", "list", "Show", "--deleted", "--missing", "srt").status == 64)
+    }
+
     @Test("--podcast limits a search to one podcast's episodes")
     func searchOnePodcast() throws {
         let cli = try Self.library()

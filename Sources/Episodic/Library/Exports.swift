@@ -38,6 +38,7 @@
 @_exported import struct Projections.PodcastSummary
 @_exported import struct Projections.EpisodeSummary
 @_exported import struct Projections.EpisodeDetail
+@_exported import struct Projections.DeletedEpisode
 @_exported import struct Projections.EpisodeQuery
 @_exported import enum Projections.EpisodeSort
 @_exported import enum Projections.EpisodeFilter

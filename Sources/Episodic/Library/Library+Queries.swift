@@ -1,3 +1,5 @@
+import CoreValues
+import EventLog
 import Projections
 
 /// What a full-text search found, and the transcripts it could not look in.
@@ -22,6 +24,18 @@ extension Library {
     /// A podcast's live episodes with their derived flags, filtered, sorted and paged as `query` says.
     public func episodes(_ query: EpisodeQuery) throws -> [EpisodeSummary] {
         try self.query { try $0.episodes(query) }
+    }
+
+    /// The deleted episodes of `podcast` (of every podcast when nil), each with the command that
+    /// deleted it, which ``undo(_:actor:force:dryRun:clock:)`` brings it back with.
+    public func deletedEpisodes(in podcast: PodcastID?) throws -> [(episode: DeletedEpisode, deletedBy: CommandID?)] {
+        let deleted = try query { try $0.deletedEpisodes(in: podcast) }
+        return try deleted.map { episode in
+            // The command of the stream's last event: the deletion, since the episode stays deleted.
+            var last: CommandID?
+            try store.read(stream: StreamID(domain: episode.id.streamName)) { last = $0.commandID }
+            return (episode, last)
+        }
     }
 
     /// Everything the read models hold about one episode; nil when it is deleted or unknown.

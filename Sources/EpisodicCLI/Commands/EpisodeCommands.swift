@@ -177,6 +177,7 @@ struct EpisodeCommands: ParsableCommand {
                   episodic episode list "Night Shift" --sort -date --limit 10   the latest ten
                   episodic episode list --all --missing transcript
                   episodic episode list "Night Shift" --outdated srt --json
+                  episodic episode list "Night Shift" --deleted   with the command to undo
                 """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String?
@@ -187,15 +188,21 @@ struct EpisodeCommands: ParsableCommand {
         @Option(help: "Only episodes missing this: transcript, srt or thumbnail. Repeated: missing any of them.") var missing: [Missing] = []
         @Option(help: "Only episodes whose srt or thumbnail is outdated. Repeated: any of them outdated.") var outdated: [Outdated] = []
         @Option(parsing: .unconditional, help: "At most this many episodes.", transform: NumberArgument.whole(0...Int.max)) var limit: Int?
+        @Flag(help: "The deleted episodes instead, each with the command that deleted it, which `episodic undo` takes.")
+        var deleted = false
         @Option(parsing: .unconditional, help: "Skip this many first.", transform: NumberArgument.whole(0...Int.max)) var offset = 0
 
         func validate() throws {
             if (podcast == nil) == !all { throw ValidationError("Name a podcast, or give --all for every podcast's episodes.") }
+            if deleted && (!missing.isEmpty || !outdated.isEmpty || search != nil || sort != .default) {
+                throw ValidationError("--deleted lists the deleted episodes by number: leave out --missing, --outdated, --search and --sort.")
+            }
         }
 
         func run() throws {
             try Session.run(global) { session in
                 let library = try session.library()
+                if deleted { return try listDeleted(library, session: session) }
                 let filters = Set(missing.map(\.filter) + outdated.map(\.filter))
                 let episodes: [EpisodeSummary]
                 var names: [PodcastID: String] = [:]
@@ -234,6 +241,30 @@ struct EpisodeCommands: ParsableCommand {
                     ?? "No episodes yet."
                 session.printTable(table, empty: TerminalText(none))
                 if !episodes.isEmpty { Terminal.say(Marks.legend(width: Terminal.width)) }
+            }
+        }
+
+        /// The deleted episodes, as they were numbered and titled, with the command that deleted each.
+        private func listDeleted(_ library: Library, session: Session) throws {
+            let id = try podcast.map { try library.resolve(PodcastReference.text($0)) }
+            let deleted = Array(try library.deletedEpisodes(in: id).dropFirst(offset).prefix(limit ?? .max))
+            if global.json { return session.printJSON(deleted.map { DeletedEpisodeRecord($0.episode, deletedBy: $0.deletedBy) }) }
+            var names: [PodcastID: String] = [:]
+            if all { for podcast in try library.podcasts() { names[podcast.id] = podcast.name } }
+            var table = Table(
+                (all ? [.init(title: "PODCAST", flexible: true)] : [])
+                    + [.init(title: "#", alignRight: true), .init(title: "TITLE", flexible: true), .init(title: "ID"), .init(title: "DELETED BY")])
+            for (episode, command) in deleted {
+                table.append((all ? [names[episode.podcastID] ?? String(episode.podcastID.description.prefix(8))] : []) + [
+                    "\(episode.number)", episode.title, String(episode.id.description.prefix(8)),
+                    command.map { String($0.description.prefix(8)) } ?? "–",
+                ])
+            }
+            session.printTable(table, empty: "No deleted episodes.")
+            if deleted.count == 1, let command = deleted[0].deletedBy {
+                Terminal.say("To bring it back: episodic undo \(command.description.prefix(8))")
+            } else if deleted.count > 1 {
+                Terminal.say("To bring one back: episodic undo <DELETED BY> (undoing a podcast's deletion brings back its episodes)")
             }
         }
     }

@@ -294,3 +294,21 @@ extension SubmitOutcome {
         events.lazy.compactMap { if case .thumbnailRendered(let e) = $0 { e.thumbnail } else { nil } }.first
     }
 }
+
+/// A deleted episode, for `episode list --deleted --json`.
+struct DeletedEpisodeRecord: Encodable {
+    var id: String
+    var podcastID: String
+    var number: Int
+    var title: String
+    /// The command that deleted it: `episodic undo` with it brings the episode back.
+    var deletedBy: String?
+
+    init(_ episode: DeletedEpisode, deletedBy: CommandID?) {
+        id = episode.id.description
+        podcastID = episode.podcastID.description
+        number = episode.number
+        title = episode.title
+        self.deletedBy = deletedBy?.description
+    }
+}

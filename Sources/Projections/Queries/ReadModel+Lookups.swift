@@ -22,6 +22,20 @@ extension ReadModel {
             UNION ALL SELECT * FROM (SELECT id, kind, 1 FROM sidebar_deleted WHERE \(range))
             """
         private static let range = "id >= ?1 AND id < ?2 ORDER BY id LIMIT ?3"
+        static let deletedEpisodes = """
+            SELECT id, podcast_id, number, label FROM sidebar_deleted
+            WHERE kind = 'episode' AND (?1 IS NULL OR podcast_id = ?1) ORDER BY podcast_id, number, id
+            """
+    }
+
+    /// The deleted episodes of `podcast` (of every podcast when nil), by podcast and number: what
+    /// each was numbered and titled when it was deleted.
+    public func deletedEpisodes(in podcast: PodcastID?) throws -> [DeletedEpisode] {
+        try database.readKeepingStatements { db in
+            try Row.fetchAll(db.cachedStatement(sql: LookupSQL.deletedEpisodes), arguments: [podcast?.description]).map { row in
+                DeletedEpisode(id: try Decode.id(row[0]), podcastID: try Decode.id(row[1]), number: row[2], title: row[3])
+            }
+        }
     }
 
     /// Every live podcast's name.

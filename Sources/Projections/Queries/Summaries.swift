@@ -125,3 +125,11 @@ enum Decode {
         return time
     }
 }
+
+/// An episode as it was when it was deleted: enough to name it, and to find the command that deleted it.
+public struct DeletedEpisode: Sendable, Equatable {
+    public var id: EpisodeID
+    public var podcastID: PodcastID
+    public var number: Int
+    public var title: String
+}

@@ -83,6 +83,38 @@ struct BackupCLITests {
         }
     }
 
+    @Test("backup - writes the archive to standard output, through a pipe, and it restores; what it says goes to stderr")
+    func toStandardOutput() throws {
+        // Given a library with a transcript's blob
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Show")
+        try cli.must("episode", "create", "Show", "One")
+        try cli.must("transcript", "import", "Show/1", Fixtures.path("zencastr-excerpt.txt"))
+
+        // When it is backed up to standard output, piped to another process that writes a file
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", #""$EPISODIC" backup - --json 2> said.json | cat > piped.tar"#]
+        process.environment = cli.environment.merging(["EPISODIC": CLI.binary, "PATH": "/usr/bin:/bin"]) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+
+        // Then the archive restores into a library that verifies and holds the transcript
+        let said = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cli.folder + "/said.json"))) as? [String: Any]
+        #expect(said?["archive"] as? String == "standard output" && said?["head"] as? Int == 3, "\(String(describing: said))")
+        let size = try FileManager.default.attributesOfItem(atPath: cli.folder + "/piped.tar")[.size] as? Int
+        #expect(size == said?["bytes"] as? Int)
+        try cli.must("restore", cli.folder + "/piped.tar", "--library", cli.folder + "/restored")
+        let restored = try cli.run(["transcript", "show", "Show/1", "--library", cli.folder + "/restored"])
+        #expect(restored.status == 0 && restored.out.contains("James"), "\(restored.err)")
+        #expect(try cli.must("info").out.contains("to standard output"))
+        // And --force, which has no file to replace there, is a usage error
+        #expect(try cli.run("backup", "-", "--force").status == 64)
+    }
+
     @Test("a backup is noted in the library's LAST-BACKUP file, outside the log, naming the archive by its absolute path")
     func noted() throws {
         let cli = CLI()

@@ -156,7 +156,7 @@ struct RestoreRefusalTests {
     }
 
     func archive(_ entries: [(TarHeader, [UInt8])], at path: String) throws {
-        let writer = TarWriter(file: try File.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC))
+        let writer = TarWriter(output: .file(try File.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)))
         for (header, data) in entries { try writer.add(header, contents: data) }
         try writer.finish()
     }
@@ -342,7 +342,7 @@ struct TarTests {
         let library = TemporaryLibrary()
         let path = library.folder + "/t.tar"
         let long = "blobs/" + String(repeating: "0123456789", count: 15)
-        let writer = TarWriter(file: try File.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC))
+        let writer = TarWriter(output: .file(try File.open(path, flags: O_WRONLY | O_CREAT | O_TRUNC)))
         try writer.add(TarHeader(name: "log/", kind: .folder, size: 0, mode: 0o755), contents: [])
         try writer.add(TarHeader(name: "log/00000001.seg", kind: .file, size: 3), contents: [1, 2, 3])
         try writer.add(TarHeader(name: long, kind: .file, size: 600), contents: [UInt8](repeating: 7, count: 600))

@@ -14,13 +14,28 @@ extension Library {
     ) throws -> (report: BackupReport, noteError: (any Error)?) {
         try refreshLog()
         let report = try log.backup(to: archive, replacing: replacing, acceptingDamage: acceptingDamage)
-        let note = BackupNote(
-            time: .now, archive: URL(fileURLWithPath: report.archive).standardizedFileURL.path, head: report.head, bytes: report.bytes)
+        return (report, note(report, archive: URL(fileURLWithPath: report.archive).standardizedFileURL.path))
+    }
+
+    /// Writes the same snapshot as ``backup(to:replacing:acceptingDamage:)`` to an open stream, such as
+    /// standard output piped to another tool, in order; a failure midway leaves the reader an archive
+    /// cut short, which a restore refuses. The library notes the backup as written to `name`.
+    public func backup(
+        toStream descriptor: Int32, named name: String, acceptingDamage: Bool = false
+    ) throws -> (report: BackupReport, noteError: (any Error)?) {
+        try refreshLog()
+        let report = try log.backup(toStream: descriptor, named: name, acceptingDamage: acceptingDamage)
+        return (report, note(report, archive: name))
+    }
+
+    /// Notes a finished backup in the library's folder; the error when it could not.
+    private func note(_ report: BackupReport, archive: String) -> (any Error)? {
+        let note = BackupNote(time: .now, archive: archive, head: report.head, bytes: report.bytes)
         do {
             try log.replaceFile(named: BackupNote.fileName, with: note.fileBytes)
-            return (report, nil)
+            return nil
         } catch {
-            return (report, error)
+            return error
         }
     }
 

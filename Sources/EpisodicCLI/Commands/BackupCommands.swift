@@ -14,19 +14,34 @@ struct BackupCommand: LibraryFilesCommand {
             `episodic restore FILE --library PATH` makes a library from it (schemas/log-format.md, §9). The \
             library notes when and where it was backed up (its LAST-BACKUP file), for `episodic info`.
 
+            With - the archive goes to standard output, for a pipe (it is then not synced by Episodic, and the \
+            summary goes to standard error).
+
             Examples:
               episodic backup night-shift.tar
               episodic backup night-shift.tar --force   replacing the one there
+              episodic backup - | ssh nas 'cat > night-shift.tar'
             """)
     @OptionGroup var global: GlobalOptions
-    @Argument(help: ArgumentHelp("The archive to write.", valueName: "file")) var file: String
+    @Argument(help: ArgumentHelp("The archive to write, or - for standard output.", valueName: "file")) var file: String
     @Flag(help: "Replace the file if it already exists.") var force = false
     @Flag(help: "Back up a log that does not verify (a broken chain, lost or changed commits) as it is, saying so in the archive.")
     var damaged = false
 
+    func validate() throws {
+        if file == "-", Terminal.stdoutIsTerminal {
+            throw ValidationError("Standard output is a terminal, which would take the archive's bytes for commands. Redirect it (> night-shift.tar) or pipe it.")
+        }
+        if file == "-", force { throw ValidationError("--force replaces a file; standard output has none to replace.") }
+    }
+
     func runOnLibraryFiles() throws {
         try Session.run(global) { session in
-            let (report, noteError) = try session.openLog().backup(to: file, replacing: force, acceptingDamage: damaged)
+            let toStream = file == "-"
+            let library = try session.openLog()
+            let (report, noteError) = toStream
+                ? try library.backup(toStream: STDOUT_FILENO, named: "standard output", acceptingDamage: damaged)
+                : try library.backup(to: file, replacing: force, acceptingDamage: damaged)
             for problem in report.damage {
                 Terminal.printError("warning: backed up as it is, damaged: " + problem)
             }
@@ -34,11 +49,16 @@ struct BackupCommand: LibraryFilesCommand {
                 Terminal.printError("warning: the backup is whole, but the library could not note it for `episodic info`: "
                     + Advice.message(for: noteError, library: global.libraryPath))
             }
-            if global.json { return session.printJSON(BackupRecord(report)) }
+            // Standard output holds the archive: what is said goes to standard error.
+            if global.json {
+                let record = String(decoding: try Session.encoder.encode(BackupRecord(report)), as: UTF8.self)
+                return toStream ? Terminal.printJSONError(record) : Swift.print(record)
+            }
             // The archive's path is the user's, shown escaped as every name is.
-            Terminal.say("Backed up \(Amount.events(report.events)) (through position \(report.head)), "
+            let said = "Backed up \(Amount.events(report.events)) (through position \(report.head)), "
                 + "\(Amount.count(report.segments, "segment")) and \(Amount.count(report.blobs, "blob")) "
-                + "to \(report.archive): \(Amount.bytes(report.bytes)).")
+                + "to \(report.archive): \(Amount.bytes(report.bytes))."
+            if toStream { Terminal.printError(line: TerminalText(said)) } else { Terminal.say(TerminalText(said)) }
         }
     }
 }

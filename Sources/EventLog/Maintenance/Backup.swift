@@ -56,10 +56,36 @@ extension EventLog {
         return try self.archive(try takeSnapshot(acceptingDamage: acceptingDamage), to: archive, replacing: replacing, acceptingDamage: acceptingDamage)
     }
 
-    /// Writes what `snapshot` holds, and the blobs its events refer to, to `archive`. No lock is needed.
-    /// Call it on the instance that took the snapshot, without a ``refresh()`` in between: its reads go
-    /// through the files the snapshot opened.
+    /// Writes what `snapshot` holds, and the blobs its events refer to, to `archive`, staged beside it
+    /// and given its name once synced. No lock is needed. Call it on the instance that took the
+    /// snapshot, without a ``refresh()`` in between: its reads go through the files the snapshot opened.
     func archive(_ snapshot: LogSnapshot, to archive: String, replacing: Bool, acceptingDamage: Bool = false) throws -> BackupReport {
+        let contents = try self.contents(of: snapshot, acceptingDamage: acceptingDamage)
+        let output = try BackupTarget.Staged(beside: archive)
+        do {
+            let report = try write(contents, to: TarWriter(output: .file(output.file)), named: archive)
+            try output.publish(replacing: replacing)
+            return report
+        } catch {
+            output.discard()
+            throw error
+        }
+    }
+
+    /// Writes the same archive as ``backup(to:replacing:acceptingDamage:)`` to an open stream, such as
+    /// standard output, in order: there is nothing to stage or sync, and a failure midway leaves the
+    /// reader an archive cut short, which a restore refuses. `name` names the stream in the report.
+    public func backup(toStream descriptor: Int32, named name: String, acceptingDamage: Bool = false) throws -> BackupReport {
+        let contents = try self.contents(of: try takeSnapshot(acceptingDamage: acceptingDamage), acceptingDamage: acceptingDamage)
+        return try write(contents, to: TarWriter(output: .stream(descriptor, name: name)), named: name)
+    }
+
+    /// What an archive of `snapshot` holds besides its segments: the blobs its events refer to, and its
+    /// top-level files with the head record (and a note of the damage, when `acceptingDamage` let some
+    /// through). The chain and the blobs' references are read through the files the snapshot opened.
+    /// No lock is needed. Call it on the instance that took the snapshot, without a ``refresh()`` in
+    /// between.
+    private func contents(of snapshot: LogSnapshot, acceptingDamage: Bool) throws -> ArchiveContents {
         var referenced = Set<BlobRef>()
         var damage = snapshot.damage
         // The same open files as the copy below: what is checked here is what is archived.
@@ -84,44 +110,40 @@ extension EventLog {
                 (LibraryArchive.damagedNoteName, Array(note.utf8.prefix(1 << 16))),
                 at: topLevelFiles.firstIndex { $0.name == "FORMAT" } ?? 0)
         }
+        return ArchiveContents(snapshot: snapshot, blobs: Dictionary(grouping: referenced, by: \.sha256), topLevelFiles: topLevelFiles, damage: damage)
+    }
 
-        let output = try BackupTarget.Staged(beside: archive)
-        do {
-            let writer = TarWriter(file: output.file)
-            let stamp = TarStamp()
-            try writer.add(stamp.folder(LibraryArchive.logFolder), contents: [])
-            for segment in snapshot.segments {
-                let header = stamp.file(LibraryArchive.logFolder + segment.name, size: Int(segment.size))
-                guard try writer.add(header, copying: segment.file) else {
-                    throw EventLogError.damagedLog(
-                        segment: segment.name, offset: segment.size, reason: "the file became shorter while it was being backed up")
-                }
+    /// Writes `contents` as a tar archive through `writer`, and finishes it (a file is synced).
+    private func write(_ contents: ArchiveContents, to writer: TarWriter, named archive: String) throws -> BackupReport {
+        let snapshot = contents.snapshot
+        let stamp = TarStamp()
+        try writer.add(stamp.folder(LibraryArchive.logFolder), contents: [])
+        for segment in snapshot.segments {
+            let header = stamp.file(LibraryArchive.logFolder + segment.name, size: Int(segment.size))
+            guard try writer.add(header, copying: segment.file) else {
+                throw EventLogError.damagedLog(
+                    segment: segment.name, offset: segment.size, reason: "the file became shorter while it was being backed up")
             }
-            try writer.add(stamp.folder(LibraryArchive.blobFolder), contents: [])
-            var shard = ""
-            let bySHA = Dictionary(grouping: referenced, by: \.sha256)
-            for (sha, refs) in bySHA.sorted(by: { $0.key < $1.key }) {
-                var stored: [UInt8] = []
-                for ref in refs { stored = try storedBlob(ref) }
-                if sha.prefix(2) != shard {
-                    shard = String(sha.prefix(2))
-                    try writer.add(stamp.folder(LibraryArchive.blobFolder + shard + "/"), contents: [])
-                }
-                try writer.add(stamp.file(LibraryArchive.Entry.blob(sha256: sha).name, size: stored.count), contents: stored)
-            }
-            // The top-level files last, FORMAT last of all (LibraryArchive.topLevelFiles).
-            for (name, contents) in topLevelFiles {
-                try writer.add(stamp.file(name, size: contents.count), contents: contents)
-            }
-            try writer.finish()
-            try output.publish(replacing: replacing)
-            return BackupReport(
-                archive: archive, head: snapshot.head, segments: snapshot.segments.count, blobs: bySHA.count,
-                bytes: writer.size, damage: damage)
-        } catch {
-            output.discard()
-            throw error
         }
+        try writer.add(stamp.folder(LibraryArchive.blobFolder), contents: [])
+        var shard = ""
+        for (sha, refs) in contents.blobs.sorted(by: { $0.key < $1.key }) {
+            var stored: [UInt8] = []
+            for ref in refs { stored = try storedBlob(ref) }
+            if sha.prefix(2) != shard {
+                shard = String(sha.prefix(2))
+                try writer.add(stamp.folder(LibraryArchive.blobFolder + shard + "/"), contents: [])
+            }
+            try writer.add(stamp.file(LibraryArchive.Entry.blob(sha256: sha).name, size: stored.count), contents: stored)
+        }
+        // The top-level files last, FORMAT last of all (LibraryArchive.topLevelFiles).
+        for (name, file) in contents.topLevelFiles {
+            try writer.add(stamp.file(name, size: file.count), contents: file)
+        }
+        try writer.finish()
+        return BackupReport(
+            archive: archive, head: snapshot.head, segments: snapshot.segments.count, blobs: contents.blobs.count,
+            bytes: writer.size, damage: contents.damage)
     }
 
     /// Takes the writer lock for as long as it takes to learn the head, check it against the head
@@ -201,6 +223,15 @@ private struct TarStamp {
 }
 
 /// Where a backup goes: never a folder, never an existing file unless asked, and never half a file.
+/// What a backup writes besides the snapshot's segments, checked before a byte of the archive is.
+private struct ArchiveContents {
+    var snapshot: LogSnapshot
+    /// The blobs the snapshot's events refer to, by their sha256.
+    var blobs: [String: [BlobRef]]
+    var topLevelFiles: [(name: String, contents: [UInt8])]
+    var damage: [String]
+}
+
 enum BackupTarget {
     static func check(_ path: String, replacing: Bool) throws {
         var info = stat()

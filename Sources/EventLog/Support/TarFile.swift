@@ -1,13 +1,22 @@
-/// Writes a tar archive into a file, front to back, through one buffer.
+import Glibc
+
+/// Writes a tar archive into a file or a stream, front to back, through one buffer.
 final class TarWriter {
-    private let file: File
+    /// Where the archive's bytes go: a file, written at offsets and synced when finished; or a stream
+    /// (a pipe, standard output), written in order, which has nothing to sync.
+    enum Output {
+        case file(File)
+        case stream(Int32, name: String)
+    }
+
+    private let output: Output
     private var buffer: [UInt8] = []
-    /// Bytes already written to the file.
+    /// Bytes already written out.
     private var written: UInt64 = 0
     private static let bufferSize = 1 << 20
 
-    init(file: File) {
-        self.file = file
+    init(output: Output) {
+        self.output = output
         buffer.reserveCapacity(Self.bufferSize)
     }
 
@@ -40,14 +49,13 @@ final class TarWriter {
     func finish() throws(EventLogError) {
         try append(Tar.endOfArchive)
         try flush()
-        try file.sync()
+        if case .file(let file) = output { try file.sync() }
     }
 
     private func append(_ bytes: [UInt8]) throws(EventLogError) {
         if buffer.count + bytes.count > Self.bufferSize { try flush() }
         if bytes.count >= Self.bufferSize {
-            try file.write(bytes, at: written)
-            written += UInt64(bytes.count)
+            try writeOut(bytes)
         } else {
             buffer.append(contentsOf: bytes)
         }
@@ -55,9 +63,26 @@ final class TarWriter {
 
     private func flush() throws(EventLogError) {
         guard !buffer.isEmpty else { return }
-        try file.write(buffer, at: written)
-        written += UInt64(buffer.count)
+        try writeOut(buffer)
         buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeOut(_ bytes: [UInt8]) throws(EventLogError) {
+        switch output {
+        case .file(let file):
+            try file.write(bytes, at: written)
+        case let .stream(descriptor, name):
+            var done = 0
+            while done < bytes.count {
+                let n = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw .system("write", path: name, errno: errno)
+                }
+                done += n
+            }
+        }
+        written += UInt64(bytes.count)
     }
 }
 

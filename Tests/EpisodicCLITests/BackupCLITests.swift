@@ -18,13 +18,7 @@ struct BackupCLITests {
               fi
             done
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = cli.environment.merging(["EPISODIC": CLI.binary, "PATH": "/usr/bin:/bin"]) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
-        try process.run()
-        return process
+        return try cli.shell(script)
     }
 
     @Test("backups taken while two processes write each restore to a library that verifies, holds the log up to its head byte for byte, and lists what its log says")
@@ -93,12 +87,7 @@ struct BackupCLITests {
         try cli.must("transcript", "import", "Show/1", Fixtures.path("zencastr-excerpt.txt"))
 
         // When it is backed up to standard output, piped to another process that writes a file
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #""$EPISODIC" backup - --json 2> said.json | cat > piped.tar"#]
-        process.environment = cli.environment.merging(["EPISODIC": CLI.binary, "PATH": "/usr/bin:/bin"]) { $1 }
-        process.currentDirectoryURL = URL(fileURLWithPath: cli.folder)
-        try process.run()
+        let process = try cli.shell(#""$EPISODIC" backup - --json 2> said.json | cat > piped.tar"#)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
 

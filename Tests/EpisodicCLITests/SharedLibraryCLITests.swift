@@ -103,16 +103,9 @@ struct SharedLibraryCLITests {
         for machine in ["m1", "m2"] { #expect(try on(machine, "clone", url, "--schema", schema).status == 0) }
         let machines = ["m0", "m1", "m2"], each = 8
         let processes = try machines.map { machine in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", """
+            try cli.shell("""
                 for i in $(seq 1 \(each)); do "$EPISODIC" episode create Busy "\(machine) $i" --quiet > /dev/null || exit 1; done
-                """]
-            process.environment = cli.environment.merging([
-                "EPISODIC": CLI.binary, "EPISODIC_LIBRARY": cli.folder + "/" + machine, "PATH": "/usr/bin:/bin",
-            ]) { $1 }
-            try process.run()
-            return process
+                """, environment: ["EPISODIC_LIBRARY": cli.folder + "/" + machine])
         }
         for process in processes { process.waitUntilExit() }
         #expect(processes.allSatisfy { $0.terminationStatus == 0 }, "every command was acknowledged")

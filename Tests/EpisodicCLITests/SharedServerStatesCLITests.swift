@@ -84,21 +84,13 @@ struct SharedServerStatesCLITests {
         let machines = ["m0", "m1", "m2"], each = 12
         // Each machine writes episodes one after the other, noting each command's exit code
         let processes = try machines.map { machine in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", """
+            try cli.shell("""
                 for i in $(seq 1 \(each)); do
                     "$EPISODIC" episode create Busy "\(machine) $i" --quiet --lock-timeout 2 > /dev/null 2>> "$NOTES.err"
                     echo "\(machine) $i $?" >> "$NOTES"
                     sleep 0.1
                 done
-                """]
-            process.environment = cli.environment.merging([
-                "EPISODIC": CLI.binary, "EPISODIC_LIBRARY": cli.folder + "/" + machine, "PATH": "/usr/bin:/bin",
-                "NOTES": cli.folder + "/\(machine).notes",
-            ]) { $1 }
-            try process.run()
-            return process
+                """, environment: ["EPISODIC_LIBRARY": cli.folder + "/" + machine, "NOTES": cli.folder + "/\(machine).notes"])
         }
         Thread.sleep(forTimeInterval: 1)
         #expect(server.stop(mode: "fast") == 0)

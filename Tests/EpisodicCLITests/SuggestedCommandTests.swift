@@ -19,11 +19,7 @@ struct SuggestedCommandTests {
         let suggestion = try #require(export.err.split(separator: "`").dropFirst().first.map(String.init))
         #expect(suggestion == #"episodic transcript convert 'Merge Conflict'"'"'s Show/1'"#)
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", CLI.binary + suggestion.dropFirst("episodic".count)]
-        process.environment = cli.environment.merging(["PATH": "/usr/bin:/bin"]) { $1 }
-        try process.run()
+        let process = try cli.shell(CLI.binary + suggestion.dropFirst("episodic".count))
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "the pasted suggestion ran")
         #expect(try cli.run("transcript", "export", episode).err.isEmpty, "and the subtitles are current again")

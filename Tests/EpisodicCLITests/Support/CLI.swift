@@ -84,6 +84,18 @@ final class CLI {
         try start(arguments, inputData: Data((input ?? "").utf8), environment: extra)
     }
 
+    /// Starts `script` with `/bin/sh -c` in this CLI's folder and environment, `$EPISODIC` naming the
+    /// binary under test, and `extra` variables; the caller waits for it.
+    func shell(_ script: String, environment extra: [String: String] = [:]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = environment.merging(["EPISODIC": Self.binary, "PATH": "/usr/bin:/bin"]) { $1 }.merging(extra) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: folder)
+        try process.run()
+        return process
+    }
+
     /// Bytes a pipe takes before its reader reads (Linux's default).
     static let pipeCapacity = 65_536
 

@@ -36,7 +36,7 @@ struct EpisodicTool: ParsableCommand {
             InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
             LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, RedoCommand.self, BackupCommand.self, RestoreCommand.self,
-            InfoCommand.self,
+            InfoCommand.self, TodoCommand.self,
         ]
     )
 
@@ -53,7 +53,7 @@ struct EpisodicTool: ParsableCommand {
     static let summary = """
         usage: episodic <command> [<arguments>] [--library <path>] [--json]
 
-        A library of podcasts         init, info, podcast, episode, show, search
+        A library of podcasts         init, info, podcast, episode, show, search, todo
         What an episode is made of    transcript (import, convert, export), thumbnail (render, export), font
         Changes and their history     log, history, undo, redo
         Scripts                       submit (--list-commands), --json on every command

@@ -23,8 +23,9 @@ public enum LogBound: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A publish date as a user gives it: `2026-11-21` or `2026-11-21T18:30:00Z` (UTC), or looking ahead
-    /// from `now`: `today`, `tomorrow`, `friday` or `next friday` (the coming one), `in 2 weeks`, days
-    /// starting at midnight in `timeZone`. Nil for anything else.
+    /// from `now`: `today`, `tomorrow`, `friday` or `next friday` (the coming one), `in 2 weeks`, each
+    /// the date the calendar of `timeZone` names, as a calendar day (midnight UTC, as `2026-11-21` is);
+    /// `in 3 hours` an instant. Nil for anything else.
     public static func upcoming(_ text: String, now: Timestamp, timeZone: TimeZone) -> Timestamp? {
         let trimmed = String(text.trimmingSpaces)
         return time(trimmed) ?? NaturalTime(upcoming: trimmed, now: now, timeZone: timeZone)?.time

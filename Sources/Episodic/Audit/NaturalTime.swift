@@ -28,29 +28,39 @@ struct NaturalTime {
     }
 
     /// Looking ahead, as for a publish date: `today`, `tomorrow`, a weekday (`friday`, `next friday`:
-    /// its next start, today's excluded), `in 2 weeks` (days, weeks and months from the start of today;
-    /// seconds to hours from `now`).
+    /// the next one, today excluded), `in 2 weeks` (days, weeks and months), each the day as the local
+    /// calendar counts it, given as a calendar day: midnight UTC of that date, as publish dates are
+    /// written (`2026-11-21`); and `now` or `in 3 hours` (seconds to hours), an instant.
     init?(upcoming text: String, now: Timestamp, timeZone: TimeZone) {
         self.init(text, now: now, timeZone: timeZone) { words, calendar, today in
+            func day(_ offset: DateComponents) -> Date? {
+                calendar.date(byAdding: offset, to: today).flatMap { Self.calendarDay(of: $0, in: calendar) }
+            }
             switch words {
             case ["now"]: return now.date
-            case ["today"]: return today
-            case ["tomorrow"]: return calendar.date(byAdding: .day, value: 1, to: today)
+            case ["today"]: return day(DateComponents(day: 0))
+            case ["tomorrow"]: return day(DateComponents(day: 1))
             case let words where words.first == "in" && words.count == 3:
                 guard let count = Self.count(words[1]) else { return nil }
                 switch Self.singular(words[2]) {
-                case "day": return calendar.date(byAdding: .day, value: count, to: today)
-                case "week": return calendar.date(byAdding: .day, value: 7 * count, to: today)
-                case "month": return calendar.date(byAdding: .month, value: count, to: today)
+                case "day": return day(DateComponents(day: count))
+                case "week": return day(DateComponents(day: 7 * count))
+                case "month": return day(DateComponents(month: count))
                 case let unit: return Self.units[unit].map { now.date.addingTimeInterval(Double(count) * $0) }
                 }
             case let words where (words.count == 1 || (words.count == 2 && words[0] == "next")):
                 guard let weekday = Self.weekday(words.last!) else { return nil }
-                let ahead = (weekday - calendar.component(.weekday, from: today) + 6) % 7 + 1
-                return calendar.date(byAdding: .day, value: ahead, to: today)
+                return day(DateComponents(day: (weekday - calendar.component(.weekday, from: today) + 6) % 7 + 1))
             default: return nil
             }
         }
+    }
+
+    /// Midnight UTC of the date `time` falls on in `calendar`'s zone.
+    private static func calendarDay(of time: Date, in calendar: Calendar) -> Date? {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        return utc.date(from: calendar.dateComponents([.year, .month, .day], from: time))
     }
 
     /// The time `read` makes of the lowercased words of `text`, given the calendar of `timeZone` and

@@ -31,7 +31,7 @@ public struct EpisodeTodo: Sendable, Equatable {
 
 extension Library {
     /// Every live episode that needs work (a transcript, subtitles, a thumbnail, missing or outdated) or
-    /// publishes within `window` seconds from `now`, of `podcast` or of every podcast: those publishing
+    /// publishes within `window` seconds from `now` (today's date included), of `podcast` or of every podcast: those publishing
     /// soon first, by date, then by podcast name and number. From the read models' flags alone.
     public func todo(in podcast: PodcastID? = nil, publishingWithin window: Double, now: Timestamp) throws -> [EpisodeTodo] {
         let podcasts = try podcasts().filter { podcast == nil || $0.id == podcast }
@@ -42,7 +42,8 @@ extension Library {
                 // Only an episode without a thumbnail is asked whether it has a background.
                 let hasBackground = try episode.hasThumbnail || episodeDetail(episode.id)?.background != nil
                 let needs = Self.needs(of: episode, hasBackground: hasBackground)
-                let publishesSoon = episode.publishDate.map { $0.rawValue >= now.rawValue && $0.rawValue <= soon } ?? false
+                // A publish date is a calendar day (its midnight, UTC): today's is not yet past.
+                let publishesSoon = episode.publishDate.map { $0.rawValue > now.rawValue - 86_400_000 && $0.rawValue <= soon } ?? false
                 guard !needs.isEmpty || publishesSoon else { continue }
                 todos.append(EpisodeTodo(episode: episode, podcastName: summary.name, needs: needs, publishesSoon: publishesSoon))
             }

@@ -125,7 +125,7 @@ struct EpisodeCommands: ParsableCommand {
                 Examples:
                   episodic episode publish-date "Night Shift/3" 2026-11-21
                   episodic episode publish-date "Night Shift/3" 2026-11-21T18:30:00Z
-                  episodic episode publish-date "Night Shift/3" "next friday"   local midnight
+                  episodic episode publish-date "Night Shift/3" "next friday"
                   episodic episode publish-date "Night Shift/3" --clear
                 """)
         @OptionGroup var global: GlobalOptions

@@ -93,6 +93,9 @@ struct AuditCLITests {
         let refused = try cli.run("undo", firstRetitle)
         #expect(refused.status == 65)
         #expect(refused.err.contains(events[3].commandID.description.prefix(8)) && refused.err.contains("by bob"))
+        // The later command's time on the local clock, with its offset, as every time for people is.
+        let local = try cli.run(["undo", firstRetitle], environment: ["TZ": "Asia/Kolkata"])
+        #expect(local.err.contains(" +05:30 changed title of "), "\(local.err)")
         #expect(refused.err.contains("give --force"))
 
         let dry = try cli.must("undo", "--last", "--dry-run").out

@@ -91,8 +91,11 @@ struct LibraryCareCLITests {
         #expect(backup["bytes"] as? Int == archiveBytes)
         #expect((backup["time"] as? String)?.count == 24)
         try cli.must("episode", "create", "Night Shift", "Fourth")
-        let text = try cli.must("info").out
-        #expect(text.contains("last backup: \(backup["time"]!) to \(cli.folder)/night.tar"), "\(text)")
+        let text = try cli.must("info", "--utc").out
+        let time = try #require(backup["time"] as? String)
+        #expect(text.contains("last backup: \(time.prefix(10)) \(time.dropFirst(11).prefix(8)) UTC to \(cli.folder)/night.tar"), "\(text)")
+        // In a zone of its own, the same instant on that zone's clock, with its offset.
+        #expect(try cli.run(["info"], environment: ["TZ": "Asia/Kolkata"]).out.contains(" +05:30 to \(cli.folder)/night.tar"))
         #expect(text.contains("through position \(head) (1 event since)"), "\(text)")
         // The note is not part of a backup: a library restored from one was never backed up itself.
         #expect(try cli.run(["restore", cli.folder + "/night.tar", "--library", cli.folder + "/restored"]).status == 0)

@@ -30,8 +30,11 @@ public struct Conflict: Sendable, Equatable, CustomStringConvertible {
     /// The fields both commands changed.
     public var fields: [EntityField]
 
-    public var description: String {
-        "command \(commandID.description.prefix(8)) by \(actor) at \(time.text) changed \(fields.map(\.rawValue).joined(separator: ", ")) of \(entity)"
+    public var description: String { sentence(at: time.text) }
+
+    /// The conflict in words, its time written as `time` says it (a front end's local time).
+    public func sentence(at time: String) -> String {
+        "command \(commandID.description.prefix(8)) by \(actor) at \(time) changed \(fields.map(\.rawValue).joined(separator: ", ")) of \(entity)"
     }
 }
 

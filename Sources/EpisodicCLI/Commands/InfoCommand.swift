@@ -22,12 +22,12 @@ struct InfoCommand: ParsableCommand {
         try Session.run(global) { session in
             let info = try session.library().info()
             if global.json { return session.printJSON(InfoRecord(info)) }
-            for line in EpisodeSheet.labelled(Self.rows(info)) { Terminal.say(line) }
+            for line in EpisodeSheet.labelled(Self.rows(info, times: session.times)) { Terminal.say(line) }
         }
     }
 
     /// The labelled lines for people.
-    static func rows(_ info: LibraryInfo) -> [(String, String)] {
+    static func rows(_ info: LibraryInfo, times: TimeText) -> [(String, String)] {
         let segments = info.segments
         let sealed = segments.filter(\.isSealed)
         let segmentText = switch (segments.count, sealed.count) {
@@ -54,11 +54,11 @@ struct InfoCommand: ParsableCommand {
             ("read models", info.projections.map {
                 "\($0.name): schema \($0.storedSchemaVersion.map(String.init) ?? "none"), at position \($0.checkpoint.rawValue), \($0.stateText)"
             }.joined(separator: "\n")),
-            ("last backup", backupText(info.lastBackup, head: info.head)),
+            ("last backup", backupText(info.lastBackup, head: info.head, times: times)),
         ]
     }
 
-    private static func backupText(_ backup: LastBackup, head: LogPosition) -> String {
+    private static func backupText(_ backup: LastBackup, head: LogPosition, times: TimeText) -> String {
         switch backup {
         case .never:
             return "never"
@@ -66,7 +66,7 @@ struct InfoCommand: ParsableCommand {
             return "unknown: \(reason)"
         case .noted(let note):
             let since = head.rawValue > note.head.rawValue ? "\(Amount.events(head.rawValue - note.head.rawValue)) since" : "nothing since"
-            return "\(note.time.text) to \(note.archive), \(Amount.size(note.bytes)), through position \(note.head.rawValue) (\(since))"
+            return "\(times.instant(note.time)) to \(note.archive), \(Amount.size(note.bytes)), through position \(note.head.rawValue) (\(since))"
         }
     }
 }

@@ -46,7 +46,7 @@ struct UndoCommand: ParsableCommand {
             target, actor: session.actor, force: force, dryRun: dryRun, clock: { session.now })
         session.warnIfBehind(readModelError)
         for skipped in plan.skipped {
-            Terminal.printError(line: "left as it is: \(skipped)")
+            Terminal.printError(line: "left as it is: \(skipped.sentence(at: session.times.instant(skipped.time)))")
         }
         if session.options.json {
             var record = UndoRecord(plan: plan, outcome: outcome)

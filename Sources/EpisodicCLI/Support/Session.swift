@@ -268,7 +268,7 @@ struct Session {
         } else if case UndoError.conflicts(let id, let conflicts) = error {
             // Each conflict quotes an actor from the log: escaped whole, so that it stays one line.
             Terminal.printError(line: "error: \(UndoError.conflictsHeadline(id))")
-            for conflict in conflicts { Terminal.printError(line: "  - \(conflict)") }
+            for conflict in conflicts { Terminal.printError(line: "  - \(conflict.sentence(at: times.instant(conflict.time)))") }
             Terminal.printError(line: "\(Advice.undoConflicts)")
         } else {
             Terminal.printError("error: " + message)

@@ -23,8 +23,8 @@ extension Library {
     ) throws -> (plan: UndoPlan, outcome: SubmitOutcome?, readModelError: (any Error)?) {
         let ((plan, outcome), readModelError) = try runWritePath { writer, workspace -> (UndoPlan, SubmitOutcome?) in
             let resolved = try resolve(target, force: force)
-            var plan = try self.plan(undoing: resolved.command, bringingBack: resolved.bringsBack, force: force)
-            plan.targetIsRedo = resolved.isRedo
+            let plan = try self.plan(
+                undoing: resolved.command, bringingBack: resolved.bringsBack, targetIsRedo: resolved.isRedo, force: force)
             var commit = PendingCommit(commandID: CommandID(UUID()), undoes: resolved.command.id)
             _ = commit.add(plan.events, blobs: [], versionsBefore: try workspace.apply(plan.events))
             try workspace.checkRules(after: plan.events)
@@ -73,7 +73,7 @@ extension Library {
                 guard force || stack.contains(undo) else { throw UndoError.redoPastNewWork(undo: id) }
             } else if let newest = stack.last {
                 undo = newest
-            } else if let (stale, _) = try? newestUndoInEffect() {
+            } else if let stale = try newestUndoInEffect() {
                 throw UndoError.redoPastNewWork(undo: stale.id)
             } else {
                 throw UndoError.nothingToRedo
@@ -135,19 +135,20 @@ extension Library {
         return stack
     }
 
-    /// The newest undo still in effect, and the command it undid, however much work came after it. An
-    /// undo in effect that undid an undo is a redo already done: it is walked past, as is the undo it
-    /// cancelled. Whether an undo undid an undo is known only on reaching the command it names.
-    private func newestUndoInEffect() throws -> (command: CommandSpan, bringsBack: CommandSpan?) {
+    /// The newest undo still in effect, however much work came after it (for saying why redo refuses);
+    /// nil when there is none. An undo in effect that undid an undo is a redo already done: it is walked
+    /// past, as is the undo it cancelled. Whether an undo undid an undo is known only on reaching the
+    /// command it names.
+    private func newestUndoInEffect() throws -> CommandSpan? {
         var cancelled = Set<CommandID>()
         // Undos in effect, newest first, each with whether it undid an undo once that is known.
         var pending: [(undo: CommandSpan, undidAnUndo: Bool?)] = []
-        var found: (CommandSpan, CommandSpan)?
+        var found: CommandSpan?
         _ = try newestFirst { span in
             for index in pending.indices where pending[index].undo.undoes == span.id {
                 pending[index].undidAnUndo = span.undoes != nil
                 if span.undoes == nil, pending[..<index].allSatisfy({ $0.undidAnUndo == true }) {
-                    found = (pending[index].undo, span)
+                    found = pending[index].undo
                     return true
                 }
             }
@@ -157,7 +158,6 @@ extension Library {
             }
             return false
         }
-        guard let found else { throw UndoError.nothingToRedo }
         return found
     }
 
@@ -195,8 +195,10 @@ extension Library {
     }
 
     /// The compensating events of `command`, checked for later changes to the same fields. For a redo,
-    /// `original` is the command whose effect comes back.
-    private func plan(undoing command: CommandSpan, bringingBack original: CommandSpan?, force: Bool) throws -> UndoPlan {
+    /// `original` is the command whose effect comes back; `targetIsRedo` is told in the plan.
+    private func plan(
+        undoing command: CommandSpan, bringingBack original: CommandSpan?, targetIsRedo: Bool, force: Bool
+    ) throws -> UndoPlan {
         let id = command.id
         var filter = LogFilter()
         filter.command = id
@@ -275,7 +277,7 @@ extension Library {
         }
         return UndoPlan(
             target: id, targetEvents: undone.map(\.record.type), events: events, skipped: force ? conflicts : [], described: described,
-            targetIsRedo: false)
+            targetIsRedo: targetIsRedo)
     }
 }
 

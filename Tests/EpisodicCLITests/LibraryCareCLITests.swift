@@ -39,7 +39,7 @@ struct LibraryCareCLITests {
         #expect(info["fonts"] as? Int == 0)
         #expect(info["lastBackup"] == nil)
         let projections = try #require(info["projections"] as? [[String: Any]])
-        #expect(projections.map { $0["name"] as? String } == ["sidebar", "episode-detail", "search"])
+        #expect(projections.map { $0["name"] as? String } == ["sidebar", "episode-detail", "search", "states"])
         #expect(projections.allSatisfy { $0["checkpoint"] as? Int == 0 && $0["current"] as? Bool == true })
 
         let text = try cli.must("info").out

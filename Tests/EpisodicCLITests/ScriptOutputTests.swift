@@ -28,7 +28,7 @@ struct ScriptOutputTests {
         let lines = run.err.split(separator: "\n")
         #expect(lines.count == 1, "\(run.err)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
-        #expect((object["error"] as? [String: Any])?["message"] as? String == "there is no projector named serch. Did you mean search? Known: sidebar, episode-detail, search.")
+        #expect((object["error"] as? [String: Any])?["message"] as? String == "there is no projector named serch. Did you mean search? Known: sidebar, episode-detail, search, states.")
     }
 
     @Test("Exports to a file print a JSON result under --json; to standard output the content is the output")

@@ -343,13 +343,13 @@ struct GenerationTests {
         let (studio, readModel) = try builtLibrary()
         let victim = studio.folder + "/victim.txt"
         try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
-        let planted = ["000005.sqlite", "000005-sidebar.sqlite", "000005-search.sqlite"].flatMap { name in
+        let planted = ["000006.sqlite", "000006-sidebar.sqlite", "000006-search.sqlite"].flatMap { name in
             ["-wal", "-shm", "-journal"].map { studio.path + "/read/" + name + $0 }
         }
         for path in planted { try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: victim) }
         try readModel.rebuild(log: studio.log)
         // The number they squat is skipped; they go with the old generations.
-        #expect(generationFiles(readModel).allSatisfy { GenerationFile.leadingNumber(of: $0)! > 5 })
+        #expect(generationFiles(readModel).allSatisfy { GenerationFile.leadingNumber(of: $0)! > 6 })
         #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
         #expect(planted.allSatisfy { (try? FileManager.default.destinationOfSymbolicLink(atPath: $0)) == nil })
         for path in [readModel.generation] + readModel.projectors.map({ readModel.file(of: $0.name)! }) {

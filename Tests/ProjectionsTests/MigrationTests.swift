@@ -179,7 +179,7 @@ struct MigrationTests {
         #expect(child.terminationReason == .uncaughtSignal)
         #expect(!seen.contains("done"))
         // It had begun a new file beside the live ones.
-        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").contains("000005-sidebar.sqlite"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").contains("000006-sidebar.sqlite"))
 
         // The live generation is untouched and readable.
         let reader = try DatabaseQueue(path: liveSidebar)
@@ -201,7 +201,7 @@ struct MigrationTests {
             Set(([readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }).map { ($0 as NSString).lastPathComponent })
         }
         #expect(try generations() == files(readModel).union(files(reopened)).sorted())
-        #expect(!files(reopened).contains("000005-sidebar.sqlite"))
+        #expect(!files(reopened).contains("000006-sidebar.sqlite"))
         withExtendedLifetime(readModel) {}
         try studio.log.write { _ in try reopened.catchUp(with: studio.log) }
         _ = consume readModel

@@ -92,7 +92,7 @@ struct ReadModelCheckTests {
             // of each
             #expect(check.problems.isEmpty && check.differences.isEmpty, "\(check)")
             let opened = connections.take()
-            #expect(opened.contains { $0.readOnly && $0.mapped.count == 4 }, "\(opened)")
+            #expect(opened.contains { $0.readOnly && $0.mapped.count == 5 }, "\(opened)")
             #expect(opened.allSatisfy { $0.mapped.allSatisfy { $0 == 0 } }, "\(opened)")
             #expect(opened.allSatisfy { $0.cache.allSatisfy { (-32_768 ..< 0).contains($0) } }, "\(opened)")
         }

@@ -193,16 +193,16 @@ struct ReadModelTests {
         try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
 
         let link = try FileManager.default.destinationOfSymbolicLink(atPath: studio.path + "/read.sqlite")
-        #expect(link == "read/000004.sqlite")
+        #expect(link == "read/000005.sqlite")
         let files = try readModel.database.read { try Row.fetchAll($0, sql: "SELECT name, file FROM main.projection_files ORDER BY file") }
-        #expect(files.map { $0["name"] as String } == ["sidebar", "episode-detail", "search"])
-        #expect(files.map { $0["file"] as String } == ["000001-sidebar.sqlite", "000002-episode-detail.sqlite", "000003-search.sqlite"])
-        for schema in ["main", "sidebar", "episode_detail", "search"] {
+        #expect(files.map { $0["name"] as String } == ["sidebar", "episode-detail", "search", "states"])
+        #expect(files.map { $0["file"] as String } == ["000001-sidebar.sqlite", "000002-episode-detail.sqlite", "000003-search.sqlite", "000004-states.sqlite"])
+        for schema in ["main", "sidebar", "episode_detail", "search", "states"] {
             #expect(try readModel.database.read { try String.fetchOne($0, sql: "PRAGMA \(schema).journal_mode") } == "wal", "\(schema)")
         }
         #expect(try readModel.database.read { try String.fetchAll($0, sql: "SELECT name FROM search.projections") } == ["search"])
         let status = try readModel.status(head: studio.log.head)
-        #expect(status.map(\.name) == ["sidebar", "episode-detail", "search"])
+        #expect(status.map(\.name) == ["sidebar", "episode-detail", "search", "states"])
         #expect(status.allSatisfy { $0.isCurrent && $0.checkpoint == LogPosition(2) })
         // The WALs and their indexes stay when the last connection closes, for readers that cannot make them.
         let paths = [readModel.generation] + readModel.projectors.compactMap { readModel.file(of: $0.name) }

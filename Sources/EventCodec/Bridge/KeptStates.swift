@@ -16,6 +16,16 @@ public enum KeptStates {
         }
     }
 
+    /// A podcast's state, encoded; nil for a podcast that never existed (`.initial`), which needs no keeping.
+    public static func encode(_ state: PodcastState) throws -> [UInt8]? {
+        state.existing == nil ? nil : try PayloadEncoder.encode(state)
+    }
+
+    /// An episode's state, encoded; nil for `.initial`, likewise.
+    public static func encode(_ state: EpisodeState) throws -> [UInt8]? {
+        state.existing == nil ? nil : try PayloadEncoder.encode(state)
+    }
+
     /// Loads into `state` the state of `aggregate` that `bytes` hold; false, changing nothing, when
     /// they do not decode as the state of an entity that exists, and is that one (a fold is kept only
     /// after events).

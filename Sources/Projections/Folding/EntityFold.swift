@@ -14,8 +14,9 @@ import PodcastDomain
 /// stretches (a few hundred bytes per entity), so a replay of the whole log folds each entity once and
 /// writes its row once per transaction it appears in. An entity met for the first time starts from its
 /// state as of the fold's start: `.initial` when the fold starts at the beginning of the log, else the
-/// fold of its stream up to there, read through the stream index (cost in proportion to that stream,
-/// not to the log), unless the caller already knows it (``KnownStates``).
+/// fold of its stream up to there: known to the caller (``KnownStates``), else held by the states
+/// projector when it stands there too (``StatesProjector``: one row read), else read through the
+/// stream index (cost in proportion to that stream, not to the log).
 struct EntityFold {
     private let states = FoldShards()
     private let log: EventLog
@@ -25,6 +26,9 @@ struct EntityFold {
     private var base: LogPosition
     /// States the caller folded through a position; used for entities met first while ``base`` is there.
     private let known: KnownStates?
+    /// Reads the states projector's rows of the entities met for the first time, when its rows stand at
+    /// ``base``; nil reads their streams.
+    private let held: HeldStateReader?
     /// The hash chain as the plans have read it so far: every line a fold takes in is held to it.
     private var chain: ChainCheck?
 
@@ -32,10 +36,14 @@ struct EntityFold {
     /// copied out and those being folded stay a few megabytes.
     static let copyRunLength = 32_768
 
-    init(log: EventLog, after base: LogPosition, known: KnownStates? = nil) {
+    /// The rows of the states projector of some podcasts and episodes; see ``StatesProjector/held(podcasts:episodes:in:)``.
+    typealias HeldStateReader = (_ podcasts: [PodcastID], _ episodes: [EpisodeID]) throws -> HeldStates
+
+    init(log: EventLog, after base: LogPosition, known: KnownStates? = nil, held: HeldStateReader? = nil) {
         self.log = log
         self.base = base
         self.known = known
+        self.held = held
         readers = [LogReader(log)]
     }
 
@@ -60,18 +68,7 @@ struct EntityFold {
     mutating func apply(
         _ plan: FoldPlan, after start: LogPosition, batchSize: Int, progress: (LogPosition) -> Void
     ) throws -> EntityChanges {
-        // An entity met for the first time starts from its state as of the fold's start.
-        let known = known.flatMap { $0.position == base ? $0 : nil }
-        for id in plan.podcasts.keys where states[podcast: id] == nil {
-            states[podcast: id] = try startingState(known?.podcasts[id], of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve) {
-                KeptStates.podcast(id, from: $0)
-            }
-        }
-        for id in plan.episodes.keys where states[episode: id] == nil {
-            states[episode: id] = try startingState(known?.episodes[id], of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve) {
-                KeptStates.episode(id, from: $0)
-            }
-        }
+        try startEntities(of: plan)
         let needed = plan.neededPositions(after: start)
         // Round by round, each reader copies out the needed events of a run, while the shards decode and
         // fold the events of the round before: one task per run and one per shard, taken by every core.
@@ -126,12 +123,41 @@ struct EntityFold {
         return events
     }
 
-    /// An entity's state as of the fold's start: `known`, else read from its stream. Its time is set by
-    /// the events folded: every planned entity has at least one needed event, its latest.
-    private func startingState<State>(
-        _ known: State?, of stream: String, _ initial: State, _ evolve: (State, DomainEvent) -> State, kept: ([UInt8]) -> State?
-    ) throws -> EntityChanges.Change<State> {
-        .init(state: try known ?? baseState(of: stream, initial, evolve, kept: kept), updatedAt: Timestamp(rawValue: 0)!)
+    /// Gives each entity of `plan` met for the first time its state as of the fold's start: the
+    /// caller's, else the states projector's, else its stream's fold. Its time is set by the events
+    /// folded: every planned entity has at least one needed event, its latest.
+    private mutating func startEntities(of plan: FoldPlan) throws {
+        let known = known.flatMap { $0.position == base ? $0 : nil }
+        let podcasts = plan.podcasts.keys.filter { states[podcast: $0] == nil }
+        let episodes = plan.episodes.keys.filter { states[episode: $0] == nil }
+        let unknown = (podcasts.filter { known?.podcasts[$0] == nil }, episodes.filter { known?.episodes[$0] == nil })
+        let rows = base > .none && !(unknown.0.isEmpty && unknown.1.isEmpty) ? try held?(unknown.0, unknown.1) : nil
+        func starting<State>(_ state: State) -> EntityChanges.Change<State> { .init(state: state, updatedAt: Timestamp(rawValue: 0)!) }
+        for id in podcasts {
+            let state = known?.podcasts[id] ?? Self.state(rows?.podcasts, id, PodcastDecider.initial) { KeptStates.podcast($0, from: $1) }
+            states[podcast: id] = starting(
+                try state ?? baseState(of: id.streamName, PodcastDecider.initial, PodcastDecider.evolve) { KeptStates.podcast(id, from: $0) })
+        }
+        // Decoding thousands of rows (a machine far behind) is worth every core.
+        let (knownEpisodes, heldEpisodes) = (known?.episodes ?? [:], rows?.episodes)
+        let decoded = episodes.parallelMap { id in
+            knownEpisodes[id] ?? Self.state(heldEpisodes, id, EpisodeDecider.initial) { KeptStates.episode($0, from: $1) }
+        }
+        for (id, state) in zip(episodes, decoded) {
+            states[episode: id] = starting(
+                try state ?? baseState(of: id.streamName, EpisodeDecider.initial, EpisodeDecider.evolve) { KeptStates.episode(id, from: $0) })
+        }
+    }
+
+    /// `id`'s state among the states projector's `rows`: `initial` when it has no row (no event through
+    /// the fold's start); nil when there are no rows, or its row does not decode as its state, so that
+    /// its stream is read instead.
+    private static func state<Kind, State>(
+        _ rows: [String: [UInt8]]?, _ id: Identifier<Kind>, _ initial: State, _ decode: (Identifier<Kind>, [UInt8]) -> State?
+    ) -> State? {
+        guard let rows else { return nil }
+        guard let row = rows[id.description] else { return initial }
+        return decode(id, row)
     }
 
     /// The fold of `stream` through ``base``: from the fold a command kept of it (the log's

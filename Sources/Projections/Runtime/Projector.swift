@@ -84,7 +84,7 @@ public enum Projectors {
     /// Search reads transcripts, so it needs the library's blobs: its blob store (`EventLog.blobs`),
     /// or what reads a shared library's blobs.
     public static func standard(blobs: BlobReader) -> [any Projector] {
-        [SidebarProjector(), EpisodeDetailProjector(), SearchProjector(blobs: blobs)]
+        [SidebarProjector(), EpisodeDetailProjector(), SearchProjector(blobs: blobs), StatesProjector()]
     }
 
     /// Their names, for messages. Making a blob store touches no file, so any folder does.

@@ -39,7 +39,12 @@ extension ReadModel {
         // What is replayed is held to the chain as it is read (`EntityFold`), and to the head record here.
         if groups.keys.contains(where: { $0 < head.rawValue }) { try log.checkRecordedCommit() }
         for (checkpoint, group) in groups.sorted(by: { $0.key < $1.key }) where checkpoint < head.rawValue {
-            var fold = EntityFold(log: log, after: LogPosition(checkpoint), known: known)
+            // The states projector's rows stand at the group's checkpoint when it is one of the group,
+            // and stay there for every entity the fold has not met yet: where the fold starts those.
+            let held: EntityFold.HeldStateReader? = group.contains { $0 is StatesProjector }
+                ? { podcasts, episodes in try database.readKeepingStatements { try StatesProjector.held(podcasts: podcasts, episodes: episodes, in: $0) } }
+                : nil
+            var fold = EntityFold(log: log, after: LogPosition(checkpoint), known: known, held: held)
             var position = LogPosition(checkpoint)
             while position < head {
                 // Each transaction writes the final rows of the entities its events touched: an entity

@@ -22,7 +22,7 @@ struct SearchTextTests {
 
     static let queries = [
         "sourdough", "rye", "kombucha", "brulee", "cafe", "flour salt", "sour", "welcome show", "the", "line 4", "rises",
-        "notes", "warm kitchen", "bread",
+        "notes", "warm kitchen", "bread", "fermentation brulee", "basics rye", "flour sourdough", "bakery sourdough",
     ]
 
     /// A library of two shows whose episodes were retitled, described, given transcripts, given new ones,
@@ -53,23 +53,22 @@ struct SearchTextTests {
 
     @Test("results, ranks and snippets are those of an FTS5 table that holds the text itself")
     func sameAsAnIndexWithTheText() throws {
-        // Given a corpus, and beside it an index that keeps its own copy of every field, as search did
-        // before (schema version 2), filled from the domain's live episodes
+        // Given a corpus, and beside it indexes that keep their own copy of every field, filled from the
+        // domain's live episodes
         let (studio, readModel) = try corpus()
         let texts = Dictionary(uniqueKeysWithValues: Self.transcripts.map { (BlobStore.reference(for: Array($0.utf8)).sha256, $0) })
         let copy = try DatabaseQueue()
         try copy.write { db in
             try db.execute(sql: """
-                CREATE VIRTUAL TABLE search_episodes USING fts5(
-                    id UNINDEXED, podcast_id UNINDEXED, title, description, transcript, tokenize = 'unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE search_transcripts USING fts5(id UNINDEXED, transcript, tokenize = 'unicode61 remove_diacritics 2');
                 CREATE VIRTUAL TABLE search_headings USING fts5(
                     id UNINDEXED, title, description, tokenize = 'unicode61 remove_diacritics 2');
                 """)
             for episode in studio.domain.liveEpisodes {
-                try db.execute(
-                    sql: "INSERT INTO search_episodes (id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?)",
-                    arguments: [episode.id.description, episode.podcastID.description, episode.title, episode.description,
-                        episode.transcript.flatMap { texts[$0.sha256] }])
+                if let text = episode.transcript.flatMap({ texts[$0.sha256] }) {
+                    try db.execute(
+                        sql: "INSERT INTO search_transcripts (id, transcript) VALUES (?, ?)", arguments: [episode.id.description, text])
+                }
                 try db.execute(
                     sql: "INSERT INTO search_headings (id, title, description) VALUES (?, ?, ?)",
                     arguments: [episode.id.description, episode.title, episode.description])
@@ -79,21 +78,37 @@ struct SearchTextTests {
         for query in Self.queries {
             // When both are searched
             let hits = try readModel.search(query)
-            let match = try #require(ReadModel.matchExpression(query))
-            // (the episodes whose headings hold every word first, then the others, each ranked on its own)
+            let terms = try #require(ReadModel.matchTerms(query))
+            let (every, some) = (terms.joined(separator: " "), terms.joined(separator: " OR "))
+            // (the episodes whose headings hold every word first; then those whose headings hold some and
+            // the transcript the others, ranked by their headings; then those whose transcript holds
+            // every word and the headings none)
             let expected = try copy.read { db in
+                func ids(_ sql: String, _ match: String) throws -> Set<String> { Set(try String.fetchAll(db, sql: sql, arguments: [match])) }
+                let titled = "SELECT id FROM search_headings WHERE search_headings MATCH ?"
+                let spoken = "SELECT id FROM search_transcripts WHERE search_transcripts MATCH ?"
                 let headings = try Row.fetchAll(db, sql: """
                     SELECT id, title, snippet(search_headings, -1, '[', ']', '…', 16) AS passage,
                         bm25(search_headings, 0, 10, 4) AS score
                     FROM search_headings WHERE search_headings MATCH ? ORDER BY score, id LIMIT 20
-                    """, arguments: [match])
-                let found = "[" + headings.map { "\"\($0["id"] as String)\"" }.joined(separator: ",") + "]"
-                return try headings + Row.fetchAll(db, sql: """
-                    SELECT id, title, snippet(search_episodes, -1, '[', ']', '…', 16) AS passage,
-                        bm25(search_episodes, 0, 0, 10, 4, 1) AS score
-                    FROM search_episodes WHERE search_episodes MATCH ? AND id NOT IN (SELECT value FROM json_each(?))
-                    ORDER BY score, id LIMIT ?
-                    """, arguments: [match, found, 20 - headings.count])
+                    """, arguments: [every])
+                // Each word in the headings or the transcript, some in the headings, not all.
+                var both = try ids(titled, some).subtracting(ids(titled, every))
+                for term in terms { both.formIntersection(try ids(titled, term).union(ids(spoken, term))) }
+                let mixed = try Row.fetchAll(db, sql: """
+                    SELECT id, title, bm25(search_headings, 0, 10, 4) AS score,
+                        (SELECT snippet(search_transcripts, -1, '[', ']', '…', 16) FROM search_transcripts
+                            WHERE search_transcripts MATCH ? AND search_transcripts.id = search_headings.id) AS passage
+                    FROM search_headings WHERE search_headings MATCH ? AND id IN (SELECT value FROM json_each(?))
+                    ORDER BY score, id
+                    """, arguments: [some, some, "[" + both.map { "\"\($0)\"" }.joined(separator: ",") + "]"])
+                let unheaded = try ids(titled, some)
+                let transcripts = try Row.fetchAll(db, sql: """
+                    SELECT id, (SELECT title FROM search_headings WHERE search_headings.id = search_transcripts.id) AS title,
+                        snippet(search_transcripts, -1, '[', ']', '…', 16) AS passage, bm25(search_transcripts, 0, 1) AS score
+                    FROM search_transcripts WHERE search_transcripts MATCH ? ORDER BY score, id
+                    """, arguments: [every]).filter { !unheaded.contains($0["id"]) }
+                return Array((headings + mixed + transcripts).prefix(20))
             }
             // Then they find the same episodes, in the same order, with the same ranks and passages
             #expect(hits.map(\.episodeID.description) == expected.map { $0["id"] as String }, "\(query)")

@@ -14,8 +14,9 @@ public struct SearchHit: Equatable, Sendable {
     /// The best matching passage of the title, description or transcript, on one line: matched words
     /// between `[` and `]`, cut ends marked `…`.
     public var snippet: String
-    /// FTS5's bm25 within the hit's group (see ``ReadModel/search(_:in:limit:)``), title weighted above
-    /// description above transcript: lower (more negative) is better.
+    /// FTS5's bm25 within the hit's group (see ``ReadModel/search(_:in:limit:)``): of the headings, title
+    /// weighted above description, for the first two groups; of the transcript for the third. Lower
+    /// (more negative) is better.
     public var rank: Double
 }
 
@@ -33,17 +34,18 @@ extension ReadModel {
     /// follow typing. Any text is safe: it is searched for as words, never read as FTS5 syntax, and
     /// text without words finds nothing. With `podcast`, only that podcast's episodes.
     ///
-    /// Episodes whose title and description alone hold every word come first, ranked among themselves;
-    /// then those that need their transcript, ranked by all three fields. The transcripts are searched
+    /// Three groups, each ranked on its own by bm25: episodes whose title and description alone hold
+    /// every word; then those whose headings hold some of the words and the transcript the rest, ranked
+    /// by their headings; then those whose transcript alone holds them. The transcripts are searched
     /// only for the places the headings leave: a word in nearly every transcript ("the", or the first
     /// letter of a search being typed) would otherwise have bm25 walk the whole library's speech to rank
     /// by the word that tells episodes apart least.
     public func search(_ text: String, in podcast: PodcastID? = nil, limit: Int = 20) throws -> [SearchHit] {
-        guard limit > 0, let match = Self.matchExpression(text) else { return [] }
+        guard limit > 0, let terms = Self.matchTerms(text) else { return [] }
         return try database.readKeepingStatements { db in
-            var found = try SearchIndex.headings.hits(match, in: podcast, limit: limit, excluding: [], db)
-            if found.count < limit {
-                found += try SearchIndex.everything.hits(match, in: podcast, limit: limit - found.count, excluding: found.map(\.doc), db)
+            var found: [SearchGroup.Found] = []
+            for group in SearchGroup.allCases where found.count < limit {
+                found += try group.hits(terms, in: podcast, limit: limit - found.count, excluding: found.map(\.doc), db)
             }
             return found.map(\.hit)
         }
@@ -62,13 +64,19 @@ extension ReadModel {
     /// (`"` doubled), so `AND`, `NEAR(`, `-`, `*` and the like are plain text, and all must match.
     /// Words with no letter or digit are dropped, since FTS5 would find nothing for them.
     static func matchExpression(_ text: String) -> String? {
+        matchTerms(text)?.joined(separator: " ")
+    }
+
+    /// The words of `text` as FTS5 phrases, one each (see ``matchExpression(_:)``), the last a prefix
+    /// unless `text` ends in a space; nil when it has no word.
+    static func matchTerms(_ text: String) -> [String]? {
         // Control characters (NUL above all) are spaces: they are no part of any word.
         let cleaned = String(text.map { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : $0 })
         let words = cleaned.split(whereSeparator: \.isWhitespace).filter { $0.contains { $0.isLetter || $0.isNumber } }
         guard !words.isEmpty else { return nil }
         var terms = words.map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
         if cleaned.last?.isWhitespace == false { terms[terms.count - 1] += "*" }
-        return terms.joined(separator: " ")
+        return terms
     }
 
     /// A snippet on one line: transcripts put speakers and times on lines of their own. The lines of an
@@ -87,20 +95,16 @@ extension ReadModel {
     }
 }
 
-/// One of the two full-text indexes of search.sql, and how a search ranks what it finds there.
-private enum SearchIndex: String {
-    /// `search_headings`: titles and descriptions, small.
-    case headings = "search_headings"
-    /// `search_episodes`: titles, descriptions and transcripts.
-    case everything = "search_episodes"
-
-    /// bm25's weight of each column: title above description above transcript (the ids are not words).
-    var weights: String {
-        switch self {
-        case .headings: "10, 4"
-        case .everything: "0, 0, 10, 4, 1"
-        }
-    }
+/// The groups a search's results come in, best first (see ``ReadModel/search(_:in:limit:)``), and how
+/// each finds and ranks its episodes in the two full-text indexes of search.sql: `search_headings`
+/// (titles and descriptions, small) and `search_transcripts`.
+private enum SearchGroup: CaseIterable {
+    /// The headings hold every word.
+    case headings
+    /// The headings hold some of the words, and the transcript the others.
+    case headingsAndTranscript
+    /// The transcript holds every word, the headings none.
+    case transcript
 
     /// An episode a search found, with its document number.
     struct Found {
@@ -108,11 +112,31 @@ private enum SearchIndex: String {
         var hit: SearchHit
     }
 
-    /// The best `limit` documents of this index that `match` matches, in `podcast` if given and never
-    /// one of `excluding`, best first (ties by episode id), with their passages.
-    func hits(_ match: String, in podcast: PodcastID?, limit: Int, excluding: [Int64], _ db: Database) throws -> [Found] {
-        var arguments: StatementArguments = [match]
+    /// The best `limit` episodes of this group that hold `terms` (FTS5 phrases), in `podcast` if given
+    /// and never one of `excluding`, best first (ties by episode id), with their passages.
+    func hits(_ terms: [String], in podcast: PodcastID?, limit: Int, excluding: [Int64], _ db: Database) throws -> [Found] {
+        let every = terms.joined(separator: " "), some = terms.joined(separator: " OR ")
+        // One word is in the headings or it is not: the second group needs two.
+        if self == .headingsAndTranscript, terms.count < 2 { return [] }
+        let (index, weights) = self == .transcript ? ("search_transcripts", "1") : ("search_headings", "10, 4")
         var filters = ""
+        var arguments: StatementArguments = [self == .headingsAndTranscript ? some : every]
+        switch self {
+        case .headings:
+            break
+        case .headingsAndTranscript:
+            // Each word in the headings or in the transcript.
+            for term in terms {
+                filters += """
+                     AND d.doc IN (SELECT rowid FROM search_headings WHERE search_headings MATCH ?
+                        UNION SELECT rowid FROM search_transcripts WHERE search_transcripts MATCH ?)
+                    """
+                _ = arguments.append(contentsOf: [term, term])
+            }
+        case .transcript:
+            filters += " AND d.doc NOT IN (SELECT rowid FROM search_headings WHERE search_headings MATCH ?)"
+            _ = arguments.append(contentsOf: [some])
+        }
         if let podcast {
             filters += " AND d.podcast_id = ?"
             _ = arguments.append(contentsOf: [podcast.description])
@@ -129,9 +153,9 @@ private enum SearchIndex: String {
             sql: """
                 SELECT r.doc, r.id, r.podcast_id, r.title, p.name AS podcast_name, e.number AS number, r.score
                 FROM (
-                    SELECT d.doc, d.id, d.podcast_id, d.title, bm25(\(rawValue), \(weights)) AS score
-                    FROM \(rawValue) JOIN search_documents d ON d.doc = \(rawValue).rowid
-                    WHERE \(rawValue) MATCH ?\(filters)
+                    SELECT d.doc, d.id, d.podcast_id, d.title, bm25(\(index), \(weights)) AS score
+                    FROM \(index) JOIN search_documents d ON d.doc = \(index).rowid
+                    WHERE \(index) MATCH ?\(filters)
                     ORDER BY score, d.id
                     LIMIT ?
                 ) r
@@ -140,7 +164,11 @@ private enum SearchIndex: String {
                 ORDER BY r.score, r.id
                 """,
             arguments: arguments)
-        let passages = try passages(of: rows.map { $0["doc"] }, matching: match, db)
+        // The passage is the headings' for the first group; for the others, the transcript's, which holds
+        // a word the headings do not.
+        let passages = try self == .headings
+            ? Self.passages(of: rows.map { $0["doc"] }, in: "search_headings", matching: every, db)
+            : Self.passages(of: rows.map { $0["doc"] }, in: "search_transcripts", matching: some, db)
         return try rows.map { row in
             let doc: Int64 = row["doc"]
             let hit = SearchHit(
@@ -151,20 +179,20 @@ private enum SearchIndex: String {
         }
     }
 
-    /// The passage of each of the documents `docs` that `match` matches, by document number, cut from
-    /// its text in one pass over the matching documents. (A constraint on the rowid that FTS5 saw would
-    /// make it evaluate the match again for each document, merging the doclists of every word a prefix
-    /// names each time: the `+` keeps the constraint in SQLite.)
-    private func passages(of docs: [Int64], matching match: String, _ db: Database) throws -> [Int64: String] {
+    /// The passage of each of the documents `docs` of `index` that `match` matches, by document number,
+    /// cut from its text in one pass over the matching documents. (A constraint on the rowid that FTS5
+    /// saw would make it evaluate the match again for each document, merging the doclists of every word
+    /// a prefix names each time: the `+` keeps the constraint in SQLite.)
+    private static func passages(of docs: [Int64], in index: String, matching match: String, _ db: Database) throws -> [Int64: String] {
         guard !docs.isEmpty else { return [:] }
         var passages: [Int64: String] = [:]
         let rows = try Row.fetchCursor(
             db,
             sql: """
-                SELECT rowid, snippet(\(rawValue), -1, '[', ']', '…', 16) FROM \(rawValue)
-                WHERE \(rawValue) MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
+                SELECT rowid, snippet(\(index), -1, '[', ']', '…', 16) FROM \(index)
+                WHERE \(index) MATCH ? AND +rowid IN (SELECT value FROM json_each(?))
                 """,
-            arguments: [match, Self.list(docs)])
+            arguments: [match, list(docs)])
         while let row = try rows.next() { passages[row[0] as Int64] = row[1] as String? }
         return passages
     }

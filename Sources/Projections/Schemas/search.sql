@@ -1,8 +1,10 @@
--- The search projector, schema version 4 (1 indexed a transcript only up to a NUL; 2 kept a second copy
--- of every transcript's text in the index's table; 3 had no index of the headings alone): full-text search over each live episode's title,
--- description and transcript text, with SQLite FTS5. It is the one projector that reads blobs (the
--- transcripts); everything else it needs is in the events. A transcript's text stays in the blob store,
--- once: the index holds its words and their positions, never the text.
+-- The search projector, schema version 5 (1 indexed a transcript only up to a NUL; 2 kept a second copy
+-- of every transcript's text in the index's table; 3 had no index of the headings alone; 4 indexed the
+-- headings again beside each transcript, so that a retitle read and tokenized the whole transcript twice):
+-- full-text search over each live episode's title, description and transcript text, with SQLite FTS5.
+-- It is the one projector that reads blobs (the transcripts); everything else it needs is in the events.
+-- A transcript's text stays in the blob store, once: the index holds its words and their positions,
+-- never the text.
 
 -- One row per live episode: its document number in search_episodes (found by episode id through this
 -- table's key, never by a scan of the FTS table), its light fields as indexed, and which transcript's
@@ -23,35 +25,31 @@ CREATE TABLE search_documents (
     transcript_bytes  INTEGER
 ) STRICT;
 
--- Each document as the index reads it back, for snippets: the light fields as stored, and the
--- transcript's text as imported (speaker lines and times included) read from the blob store by
--- search_transcript(sha256, bytes), a function Episodic registers on its connections; NULL when the
--- blob cannot be read.
-CREATE VIEW search_content AS
-    SELECT doc, id, podcast_id, title, description, search_transcript(transcript_sha256, transcript_bytes) AS transcript
-    FROM search_documents;
+-- Each indexed transcript as the index reads it back, for snippets: its text as imported (speaker
+-- lines and times included) read from the blob store by search_transcript(sha256, bytes), a function
+-- Episodic registers on its connections; NULL when the blob cannot be read. Documents without one
+-- have no row here, as they have none in the index.
+CREATE VIEW search_transcript_content AS
+    SELECT doc, search_transcript(transcript_sha256, transcript_bytes) AS transcript
+    FROM search_documents WHERE transcript_sha256 IS NOT NULL;
 
--- The index, over search_content (FTS5's external content: it keeps no copy of the text). unicode61 with
--- remove_diacritics 2 folds case and accents, in the text and in queries alike, so "CAFE" finds "Café".
--- The ids are UNINDEXED: read back from search_content, never matched. The rowid is the document number.
--- Rows are written by the projector, never through triggers: FTS5 removes a document's words only when
--- given all of them, so a change to an episode reads its indexed transcript again.
-CREATE VIRTUAL TABLE search_episodes USING fts5(
-    id UNINDEXED,
-    podcast_id UNINDEXED,
-    title,
-    description,
+-- The transcripts' words, over search_transcript_content (FTS5's external content: it keeps no copy of
+-- the text). unicode61 with remove_diacritics 2 folds case and accents, in the text and in queries
+-- alike, so "CAFE" finds "Café". The rowid is the document number. Rows are written by the projector,
+-- never through triggers: FTS5 removes a document's words only when given all of them, so a new
+-- transcript reads the old one again; a retitle leaves this index alone.
+CREATE VIRTUAL TABLE search_transcripts USING fts5(
     transcript,
-    content = 'search_content',
+    content = 'search_transcript_content',
     content_rowid = 'doc',
     tokenize = 'unicode61 remove_diacritics 2'
 );
 
--- The headings alone (title and description), indexed again: a small index, searched first. A word in
--- nearly every transcript ("the", or the "t" of a search being typed) names a doclist as long as the
--- library's speech, which bm25 would walk for every episode; the headings' doclists are a few words per
--- episode (see ReadModel.search). Its content is search_documents' own columns, so the triggers below,
--- FTS5's way for an external content table, keep it: the old words are in the row they remove.
+-- The headings (title and description): a small index, searched first. A word in nearly every
+-- transcript ("the", or the "t" of a search being typed) names a doclist as long as the library's
+-- speech, which bm25 would walk for every episode; the headings' doclists are a few words per episode
+-- (see ReadModel.search). Its content is search_documents' own columns, so the triggers below, FTS5's
+-- way for an external content table, keep it: the old words are in the row they remove.
 CREATE VIRTUAL TABLE search_headings USING fts5(
     title,
     description,
@@ -74,11 +72,14 @@ CREATE TRIGGER search_headings_update AFTER UPDATE OF doc, title, description ON
 END;
 
 -- Each indexed episode as a replay of the log gives it back, without its document number: what it
--- holds, and how many words the index holds for each of its columns (FTS5's document sizes). `log
+-- holds, and how many words the indexes hold for each of its columns (FTS5's document sizes). `log
 -- verify` compares this with a replay's.
 CREATE VIEW search_entries AS
-    SELECT d.id, d.podcast_id, d.title, d.description, d.transcript_sha256, d.transcript_bytes, s.sz AS column_sizes
-    FROM search_documents d LEFT JOIN search_episodes_docsize s ON s.id = d.doc;
+    SELECT d.id, d.podcast_id, d.title, d.description, d.transcript_sha256, d.transcript_bytes,
+        h.sz AS heading_sizes, t.sz AS transcript_size
+    FROM search_documents d
+        LEFT JOIN search_headings_docsize h ON h.id = d.doc
+        LEFT JOIN search_transcripts_docsize t ON t.id = d.doc;
 
 -- Podcast names, joined into results. Kept apart from the episodes so that renaming a podcast
 -- changes one row, not every episode's index entry.

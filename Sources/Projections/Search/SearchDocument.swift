@@ -1,14 +1,15 @@
 import CoreValues
 import GRDB
 
-/// An episode's entry in the search index: its row of `search_documents`, which holds what its entry of
-/// `search_episodes` indexed, but the transcript's text (read from the blob store, see ``TranscriptText``).
+/// An episode's entry in the search index: its row of `search_documents`, which `search_headings`
+/// follows through triggers, and which names the transcript whose words `search_transcripts` holds
+/// (its text is read from the blob store, see ``TranscriptText``).
 ///
-/// `search_episodes` keeps no copy of the text it indexes (FTS5's external content), so it removes a
+/// `search_transcripts` keeps no copy of the text it indexes (FTS5's external content), so it removes a
 /// document's words only when given all of them again: ``unindex(transcript:in:)`` must be given the
 /// text that ``index(transcript:in:)`` was.
 struct SearchDocument: Equatable {
-    /// The document number: the rowid in `search_episodes`.
+    /// The document number: the rowid in `search_headings` and `search_transcripts`.
     var doc: Int64
     var id: String
     var podcastID: String
@@ -48,14 +49,16 @@ struct SearchDocument: Equatable {
         try db.cachedStatement(sql: WriteSQL.save).execute(arguments: [doc, id, podcastID, title, description, transcript?.sha256, transcript?.byteCount])
     }
 
-    /// Adds its words to the index, `transcript` being its transcript's text.
+    /// Adds its transcript's words to the index, `transcript` being its text; nil adds none.
     func index(transcript: String?, in db: Database) throws {
-        try db.cachedStatement(sql: WriteSQL.index).execute(arguments: [doc, id, podcastID, title, description, transcript])
+        guard let transcript else { return }
+        try db.cachedStatement(sql: WriteSQL.index).execute(arguments: [doc, transcript])
     }
 
-    /// Removes its words from the index, `transcript` being the text it was indexed with.
+    /// Removes its transcript's words from the index, `transcript` being the text they were indexed from.
     func unindex(transcript: String?, in db: Database) throws {
-        try db.cachedStatement(sql: WriteSQL.unindex).execute(arguments: [doc, id, podcastID, title, description, transcript])
+        guard let transcript else { return }
+        try db.cachedStatement(sql: WriteSQL.unindex).execute(arguments: [doc, transcript])
     }
 }
 
@@ -69,12 +72,7 @@ extension SearchDocument {
                 description = excluded.description, transcript_sha256 = excluded.transcript_sha256,
                 transcript_bytes = excluded.transcript_bytes
             """
-        static let index = """
-            INSERT INTO search_episodes (rowid, id, podcast_id, title, description, transcript) VALUES (?, ?, ?, ?, ?, ?)
-            """
-        static let unindex = """
-            INSERT INTO search_episodes (search_episodes, rowid, id, podcast_id, title, description, transcript)
-            VALUES ('delete', ?, ?, ?, ?, ?, ?)
-            """
+        static let index = "INSERT INTO search_transcripts (rowid, transcript) VALUES (?, ?)"
+        static let unindex = "INSERT INTO search_transcripts (search_transcripts, rowid, transcript) VALUES ('delete', ?, ?)"
     }
 }

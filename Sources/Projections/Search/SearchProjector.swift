@@ -9,8 +9,8 @@ import PodcastDomain
 /// The one projector that reads blobs, because a transcript's text is only in the blob store, and stays
 /// there: the index keeps the words, never a copy of the text (see ``SearchDocument``). It reads a
 /// transcript to index it when it is not the one already indexed (`search_documents` keeps its sha256),
-/// and again when the episode's entry changes, since the old words are removed from the text they came
-/// from; snippets are cut from the text as read when a search shows them.
+/// and the one it replaces, since the old words are removed from the text they came from; a retitle or
+/// a new description reads none. Snippets are cut from the text as read when a search shows them.
 ///
 /// A transcript that cannot be read (missing or damaged blob) does not stop the projection: throwing
 /// would fail every catch-up, and with it every command of the library, for want of one blob. The
@@ -20,7 +20,7 @@ import PodcastDomain
 /// again from `search_documents`, as a replay would make it.
 public struct SearchProjector: Projector {
     public let name = "search"
-    public let schemaVersion = 4
+    public let schemaVersion = 5
     /// `search_entries` holds each document's fields and the number of words indexed for each, by id.
     public let tables = ["search_entries", "search_podcasts", "search_problems"]
 
@@ -117,8 +117,7 @@ private struct IndexWrite {
         self.deferred = deferred
     }
 
-    /// Writes a live episode's entry; its transcript is read only if it is not the one indexed, or if
-    /// the entry's words change.
+    /// Writes a live episode's entry; its transcript is read only if it is not the one indexed.
     mutating func put(_ episode: Episode) throws {
         let id = episode.id.description
         let stored = try SearchDocument.stored(id, in: db)
@@ -129,16 +128,15 @@ private struct IndexWrite {
             return
         }
         if let stored, stored.transcript?.sha256 == episode.transcript?.sha256 {
-            // The indexed transcript is the current one (or there is none): only light fields can differ.
-            // A problem left from a transcript since cleared is resolved.
+            // The indexed transcript is the current one (or there is none): only the headings can differ,
+            // and the triggers of search_documents index them. A problem left from a transcript since
+            // cleared is resolved.
             try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [id])
             guard stored.title != episode.title || stored.description != episode.description else { return }
             var document = stored
             document.title = episode.title
             document.description = episode.description
-            let text = try unindex(stored)
             try document.save(in: db)
-            if let text { try document.index(transcript: text, in: db) }
             return
         }
 
@@ -152,7 +150,7 @@ private struct IndexWrite {
             }
         }
         let document = try document(of: episode, replacing: stored, transcript: text == nil ? nil : episode.transcript)
-        if let stored { _ = try unindex(stored) }
+        if let stored { try unindex(stored) }
         try document.save(in: db)
         if !isStale { try document.index(transcript: text, in: db) }
 
@@ -176,34 +174,30 @@ private struct IndexWrite {
     mutating func remove(_ id: EpisodeID) throws {
         let key = id.description
         if let stored = try SearchDocument.stored(key, in: db) {
-            if !deferred { _ = try unindex(stored) }
+            if !deferred { try unindex(stored) }
             try db.cachedStatement(sql: SearchProjector.WriteSQL.deleteDocument).execute(arguments: [key])
         }
         try db.cachedStatement(sql: SearchProjector.WriteSQL.forgetProblem).execute(arguments: [key])
     }
 
-    /// Removes `document`'s words from the index. Returns the transcript text they came from (`.some(nil)`
-    /// when it has none); nil when that text can no longer be read, or the index is already stale.
-    private mutating func unindex(_ document: SearchDocument) throws -> String?? {
-        guard !isStale else { return nil }
-        var text: String?
-        if let ref = document.transcript {
-            guard let read = try? TranscriptText.read(ref, from: blobs) else {
-                isStale = true
-                return nil
-            }
-            text = read
+    /// Removes the words of `document`'s transcript from the index, reading its text again; when it can
+    /// no longer be read, the index is stale from then on.
+    private mutating func unindex(_ document: SearchDocument) throws {
+        guard !isStale, let ref = document.transcript else { return }
+        guard let text = try? TranscriptText.read(ref, from: blobs) else {
+            isStale = true
+            return
         }
         try document.unindex(transcript: text, in: db)
-        return .some(text)
     }
 
-    /// Makes the index again from `search_documents`, reading every indexed transcript: one that can no
-    /// longer be read is left out of its document, and reported, as a replay would leave it.
+    /// Makes the transcripts' index again from `search_documents`, reading every indexed transcript: one
+    /// that can no longer be read is left out of its document, and reported, as a replay would leave it.
+    /// (The headings' index follows `search_documents` through its triggers, and is never stale.)
     mutating func reindex() throws {
-        try db.execute(sql: "INSERT INTO search_episodes (search_episodes) VALUES ('delete-all')")
+        try db.execute(sql: "INSERT INTO search_transcripts (search_transcripts) VALUES ('delete-all')")
         var unreadable: [(document: SearchDocument, problem: String)] = []
-        let rows = try Row.fetchCursor(db, sql: "SELECT \(SearchDocument.columns) FROM search_documents")
+        let rows = try Row.fetchCursor(db, sql: "SELECT \(SearchDocument.columns) FROM search_documents WHERE transcript_sha256 IS NOT NULL")
         while let row = try rows.next() {
             var document = SearchDocument(row)
             var text: String?

@@ -11,7 +11,7 @@ enum TranscriptText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `search_transcript(sha256, bytes)`, through which `search_content` reads a transcript's text: NULL
+    /// `search_transcript(sha256, bytes)`, through which `search_transcript_content` reads a transcript's text: NULL
     /// when the arguments are not a reference, or its blob cannot be read (a snippet then comes from the
     /// other fields, or is empty).
     static func function(_ blobs: BlobReader) -> DatabaseFunction {

@@ -82,6 +82,31 @@ struct SharedLogChainCLITests {
         #expect(problems.contains { $0.contains("position 3") }, "\(problems)")
     }
 
+    @Test(
+        "digests no longer made by PostgreSQL from the rows are refused at the next catch-up, saying what changed",
+        arguments: [
+            (
+                "ALTER TABLE events ALTER COLUMN digest DROP EXPRESSION; UPDATE events SET data = replace(data, 'Three', 'Forged') WHERE position = 3;",
+                "events.digest is no longer generated"
+            ),
+            (
+                "CREATE OR REPLACE FUNCTION commit_digest(bigint, bigint, text, text) RETURNS bytea LANGUAGE sql IMMUTABLE AS $$ SELECT '\\x00'::bytea $$;",
+                "the function commit_digest was changed"
+            ),
+        ])
+    func alteredDigests(change: String, said: String) throws {
+        try team()
+        // When the owner changes how the server keeps its rows' digests (and, in the first case, a row)
+        forge(change)
+
+        // Then Bo's next catch-up refuses, says what changed, and copies nothing
+        let list = try on("bo", "podcast", "list")
+        #expect(list.status == 74, "\(list.err)")
+        #expect(list.err.contains(said), "\(list.err)")
+        #expect(!list.out.contains("Forged"))
+        #expect(try logHead("bo") == 5, "nothing more was copied")
+    }
+
     @Test("a middle row deleted on the server is refused by a machine that held it and by a clone, naming its position")
     func deletedRow() throws {
         try team()

@@ -34,17 +34,19 @@ struct HeldDigests {
             let text = String(data: data, encoding: .utf8)
         else { return digests }
         var lines = text.split(separator: "\n").makeIterator()
-        guard lines.next() == "episodic shared digests 1", let cover = lines.next()?.split(separator: " "), cover.count == 3,
+        guard lines.next() == "episodic shared digests 2", let cover = lines.next()?.split(separator: " "), cover.count == 3,
             cover[0] == "through", let through = UInt64(cover[1]), ChainDigest(after: String(cover[2])) != nil,
             LogPosition(through) <= log.head
         else { return digests }
         var blocks: [String] = [], partial: [String] = []
         while let line = lines.next() {
             let parts = line.split(separator: " ")
-            guard parts.count == 2, ChainDigest(after: String(parts[1])) != nil else { return digests }
+            guard parts.count == 2 else { return digests }
             switch parts[0] {
-            case "block" where partial.isEmpty: blocks.append(String(parts[1]))
-            case "row": partial.append(String(parts[1]))
+            case "block" where partial.isEmpty && parts[1].wholeMatch(of: /[0-9a-f]{64}:([0-9a-f]{64})?/) != nil:
+                blocks.append(String(parts[1]))
+            case "row" where parts[1].wholeMatch(of: /[0-9a-f]{64}([0-9a-f]{64})?/) != nil:
+                partial.append(String(parts[1]))
             default: return digests
             }
         }
@@ -96,7 +98,7 @@ struct HeldDigests {
 
     /// Writes the digests into `log`'s folder, whole or not at all.
     func save(in log: EventLog) throws {
-        var text = "episodic shared digests 1\nthrough \(through.rawValue) \(hash)\n"
+        var text = "episodic shared digests 2\nthrough \(through.rawValue) \(hash)\n"
         for block in blocks { text += "block \(block)\n" }
         for row in partial { text += "row \(row)\n" }
         try log.replaceFile(named: Self.fileName, with: Array(text.utf8))

@@ -3,9 +3,10 @@ import EventLog
 import Foundation
 
 /// A shared log's row as the bytes its digests cover, written the same by this machine from its copy
-/// and by the server in SQL (``sql``): every column of the event, and its commit's `prev` and hash on
-/// the commit's first row. A digest per block of ``blockSize`` positions lets a machine check, in one
-/// query, that the server still holds every row it copied.
+/// and by the server (the generated `digest` columns of schema version 3, 0003-row-digests.sql): every
+/// column of the event, then, on a commit's first row, the commit's bounds, `prev` and hash. A digest per
+/// block of ``blockSize`` positions lets a machine check, in one query, that the server still holds
+/// every row it copied.
 enum RowDigest {
     /// Positions per block: block 0 holds positions 1 to 1,000.
     static let blockSize: UInt64 = 1000
@@ -16,33 +17,23 @@ enum RowDigest {
     /// The first position of `block`.
     static func start(of block: Int) -> LogPosition { LogPosition(UInt64(block) * blockSize + 1) }
 
-    /// The row's text in SQL, for `e`, a row of `events`, and `c`, the row of `commits` that the event
-    /// starts (nulls when it does not start one). Fields as ``text(of:)`` writes them.
-    static let sql = """
-        e.position::text || chr(31) || e.commit_first::text || chr(31) || e.commit_last::text || chr(31) \
-        || CASE WHEN e.chained THEN 't' ELSE 'f' END || chr(31) || e.stream || chr(31) || e.stream_version::text \
-        || chr(31) || e.type || chr(31) || e.schema_version::text || chr(31) || e.time_ms::text || chr(31) || e.actor \
-        || chr(31) || e.command_id::text || chr(31) || coalesce(e.undoes::text, '') || chr(31) || e.data \
-        || chr(31) || array_to_string(e.blobs, ',') || chr(31) || coalesce(c.prev, '') || chr(31) || coalesce(c.hash, '')
-        """
-
-    /// A block's digest in SQL, over the rows grouped: the SHA-256 of the hex digits of each row's
-    /// SHA-256, in order, as hex digits.
-    static let blockSQL = """
-        encode(sha256(convert_to(string_agg(encode(sha256(convert_to(\(sql), 'UTF8')), 'hex'), '' ORDER BY e.position), \
-        'UTF8')), 'hex')
-        """
-
-    /// The row of `event`, of the commit `commit`, whose chain is given for its first event.
-    static func text(of event: RecordedEvent, in commit: ChainedCommit) -> [UInt8] {
-        let first = event.position == commit.positions.lowerBound
-        return text(of: ServerRow(
-            event: event, commitFirst: commit.positions.lowerBound, commitLast: commit.positions.upperBound,
-            chained: commit.stored.chained, prev: first ? commit.prev : nil, hash: first ? commit.hash : nil))
+    /// The digests of the blocks `0..<blocks` of the rows through `end`, in SQL for the server: for each
+    /// block, the SHA-256 of its events' stored digests in position order and that of its commits'
+    /// (those that start in it), as hex digits joined by `:` (nothing after it when no commit starts
+    /// there); NULL for a block without events. Each block's digests are read from the indexes alone.
+    static func blocksSQL(schema: String, blocks: Int, through end: LogPosition) -> String {
+        let range = "BETWEEN b * \(blockSize) + 1 AND least((b + 1) * \(blockSize), \(end.rawValue))"
+        return """
+            SELECT b, (SELECT encode(sha256(string_agg(digest, ''::bytea ORDER BY position)), 'hex')
+                       FROM \(schema).events WHERE position \(range))
+                   || ':' || coalesce((SELECT encode(sha256(string_agg(digest, ''::bytea ORDER BY commit_first)), 'hex')
+                                       FROM \(schema).commits WHERE commit_first \(range)), '')
+            FROM generate_series(0, \(blocks - 1)) b
+            """
     }
 
-    /// The row as the server holds it.
-    static func text(of row: ServerRow) -> [UInt8] {
+    /// The event's columns as text, as `event_digest` joins them on the server.
+    static func eventText(of row: ServerRow) -> [UInt8] {
         let event = row.event
         let fields: [String] = [
             "\(event.position.rawValue)", "\(row.commitFirst.rawValue)", "\(row.commitLast.rawValue)",
@@ -55,17 +46,43 @@ enum RowDigest {
         bytes += event.payload
         bytes.append(0x1F)
         bytes += Array(event.blobs.map { "\($0.sha256):\($0.byteCount)" }.joined(separator: ",").utf8)
-        bytes += Array("\u{1F}\(row.prev ?? "")\u{1F}\(row.hash ?? "")".utf8)
         return bytes
     }
 
-    /// The SHA-256 of the row, as hex digits.
-    static func hash(of row: ServerRow) -> String { SHA256.hash(data: text(of: row)).lowercaseHex }
+    /// The commit's columns as text, as `commit_digest` joins them on the server; nil on a row that
+    /// starts no commit.
+    static func commitText(of row: ServerRow) -> [UInt8]? {
+        guard let prev = row.prev, let hash = row.hash else { return nil }
+        return Array("\(row.commitFirst.rawValue)\u{1F}\(row.commitLast.rawValue)\u{1F}\(prev)\u{1F}\(hash)".utf8)
+    }
 
-    /// A block's digest from its rows' hashes, in order.
+    /// The row's digests as the server stores them, the event's then its commit's, as hex digits.
+    static func hash(of row: ServerRow) -> String {
+        var digests = Array(SHA256.hash(data: eventText(of: row)))
+        if let commit = commitText(of: row) { digests += SHA256.hash(data: commit) }
+        return digests.lowercaseHex
+    }
+
+    /// A block's digest from its rows' digests (``hash(of:)``), in order, as ``blocksSQL(schema:blocks:through:)``
+    /// gives it.
     static func digest(_ rowHashes: [String]) -> String {
-        var hasher = SHA256()
-        for hash in rowHashes { hasher.update(data: Array(hash.utf8)) }
-        return hasher.finalize().lowercaseHex
+        var events = SHA256(), commits = SHA256()
+        var anyCommit = false
+        for hash in rowHashes {
+            let bytes = Self.bytes(hex: hash)
+            events.update(data: bytes.prefix(32))
+            if bytes.count > 32 {
+                commits.update(data: bytes.dropFirst(32))
+                anyCommit = true
+            }
+        }
+        return events.finalize().lowercaseHex + ":" + (anyCommit ? commits.finalize().lowercaseHex : "")
+    }
+
+    /// The bytes that lowercase hex digits (``hash(of:)``'s) stand for.
+    private static func bytes(hex: String) -> [UInt8] {
+        func value(_ digit: UInt8) -> UInt8 { digit <= UInt8(ascii: "9") ? digit &- UInt8(ascii: "0") : digit &- UInt8(ascii: "a") &+ 10 }
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count - 1, by: 2).map { value(digits[$0]) << 4 | value(digits[$0 + 1]) }
     }
 }

@@ -42,6 +42,9 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
     /// The server holds rows past its head, from `position` on, which no append wrote: every append
     /// is refused until they are set aside.
     case rowsPastHead(position: LogPosition)
+    /// The digests the server keeps of its rows are no longer made by PostgreSQL from the rows (a
+    /// generated column or its function was changed): the server's rows can no longer be checked cheaply.
+    case digestsAltered(schema: String, what: String)
     /// The server's schema is older than this build's and this role may not upgrade it.
     case olderSchema(schema: String, found: Int, needed: Int)
     /// What the server holds for the log after a push is not what the library holds.
@@ -57,7 +60,7 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
         case .statementFailed(_, let state, _): Self.kind(ofState: state)
         case .noSharedLibrary: .missing
         case .schemaNotEmpty, .otherLibrary: .refused
-        case .serverBehind, .logReplaced, .outOfStep, .pushMismatch, .blobMissing, .chainBroken, .serverChanged, .rowsPastHead: .damaged
+        case .serverBehind, .logReplaced, .outOfStep, .pushMismatch, .blobMissing, .chainBroken, .serverChanged, .rowsPastHead, .digestsAltered: .damaged
         }
     }
 
@@ -138,6 +141,11 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
             "the shared library's server no longer holds what this machine copied at position \(position): "
                 + "\(reason). A row was changed, removed or moved on the server after it was written; nothing "
                 + "more was copied."
+        case let .digestsAltered(schema, what):
+            "the shared library in schema \(schema) no longer keeps its rows' digests as Episodic made it: \(what). "
+                + "Someone with the tables' owner's rights changed them, which can hide a changed row; nothing more was "
+                + "copied. Compare the server with this machine's copy (`episodic log verify`), then have the owner "
+                + "restore the schema from a backup or push a sound copy to a new schema."
         case let .rowsPastHead(position):
             "the shared library's server holds rows past the end of its log, from position \(position) on, which no "
                 + "append wrote: nothing can be appended after them."

@@ -171,7 +171,7 @@ struct PostgresBenchmark: ParsableCommand {
             "clone", "\(cloneSeconds.grouped(decimals: 2)) s for the whole clone of \(own.events.grouped()) events: "
                 + "the log, then every read model built (target < 10 s)")
         report.value("cloneSeconds", cloneSeconds)
-        try catchUpBehind(clonePath: clonePath, in: folder, binary: try Spawn.episodic(), report: report)
+        try catchUpBehind(location, clonePath: clonePath, in: folder, binary: try Spawn.episodic(), report: report)
         // Timed commands write to a copy, so that a later run with --keep finds the generated library as it was.
         return (try own.workingCopy(at: folder.root + "/local.run"), own.copy(at: clonePath))
     }
@@ -182,10 +182,12 @@ struct PostgresBenchmark: ParsableCommand {
     /// A machine ``behindBy`` events behind its teammates, each event a command of its own retitling a
     /// different episode (so that the read models fold thousands of entities they hold already), runs
     /// one `episodic podcast list`: the whole catch-up, log and read models, as a user meets it.
-    private func catchUpBehind(clonePath: String, in folder: ProjectionsFolder, binary: String, report: Report) throws {
+    private func catchUpBehind(_ location: SharedLocation, clonePath: String, in folder: ProjectionsFolder, binary: String, report: Report) throws {
+        // A clone of its own, not a copy of the teammate's folder: copied files are new files to the log,
+        // which would check all of them again at the first write, as it never does on a machine in use.
         let behindPath = folder.root + "/behind"
         try? FileManager.default.removeItem(atPath: behindPath)
-        try FileManager.default.copyItem(atPath: clonePath, toPath: behindPath)
+        _ = try Library.clone(location, into: behindPath)
         let teammate = try Library(at: clonePath)
         var episodes: [EpisodeID] = []
         for podcast in try teammate.podcasts() where episodes.count < Self.behindBy {

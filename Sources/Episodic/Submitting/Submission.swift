@@ -109,6 +109,12 @@ public struct SubmitFailure: Error, Sendable, CustomStringConvertible {
     public var name: String
     public var error: any Error
 
+    package init(index: Int, name: String, error: any Error) {
+        self.index = index
+        self.name = name
+        self.error = error
+    }
+
     public var description: String { "\(error)" }
 }
 

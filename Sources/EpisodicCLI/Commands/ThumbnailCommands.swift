@@ -115,16 +115,32 @@ struct ThumbnailCommands: ParsableCommand {
                 drawn before the library is locked; if the episode changes meanwhile, the render is refused and \
                 nothing is written: render again. `thumbnail export` writes one at full size.
 
+                --outdated renders every episode of --podcast (or of --all podcasts) whose thumbnail is missing or \
+                out of date, each as a command of its own (undone one by one), or all in one commit with --atomic; \
+                episodes without a background are passed over and counted.
+
                 Examples:
                   episodic thumbnail render "Night Shift/3"
                   episodic thumbnail render "Night Shift/3" --json
+                  episodic thumbnail render --outdated --podcast "Night Shift"
+                  episodic thumbnail render --outdated --all --atomic
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String
+        @Argument(help: "The episode: its id, an id prefix, or <podcast>/<number>.", completion: .episodeNames) var episode: String?
+        @OptionGroup var batch: BatchOptions
+
+        func validate() throws { try batch.validate(episode: episode) }
 
         func run() throws {
             try Session.run(global, actor: who) { session in
+                guard let episode else {
+                    return try BatchWork(
+                        task: .renderThumbnail, command: "thumbnail.render", options: batch, noun: { $0 == 1 ? "thumbnail" : "thumbnails" },
+                        verb: "Rendered", blockedAdvice: "a background first (episodic thumbnail background <episode> <image>)",
+                        make: { library, id in try library.renderThumbnail(of: .id(id)) }
+                    ).run(session)
+                }
                 try session.submit { library in try library.renderThumbnail(of: .text(episode)) }
             }
         }

@@ -46,17 +46,32 @@ struct TranscriptCommands: ParsableCommand {
                 SRT and WebVTT files, whose cues keep their times and are re-broken and re-timed. Small defects are \
                 read past with a warning naming the line (as `transcript import` says); --strict refuses them.
 
+                --outdated converts every episode of --podcast (or of --all podcasts) whose subtitles are missing or \
+                were made from an earlier transcript, each as a command of its own (undone one by one), or all in \
+                one commit with --atomic; episodes without a transcript are passed over and counted.
+
                 Examples:
                   episodic transcript convert "Night Shift/3"
                   episodic transcript convert "Night Shift/3" --strict
+                  episodic transcript convert --outdated --podcast "Night Shift"
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
-        @Argument(help: "The episode.", completion: .episodeNames) var episode: String
+        @Argument(help: "The episode.", completion: .episodeNames) var episode: String?
         @Flag(help: "Refuse a transcript with any defect, rather than reading past it with a warning.") var strict = false
+        @OptionGroup var batch: BatchOptions
+
+        func validate() throws { try batch.validate(episode: episode) }
 
         func run() throws {
             try Session.run(global, actor: who) { session in
+                guard let episode else {
+                    return try BatchWork(
+                        task: .convertTranscript, command: "transcript.convert", options: batch, noun: { _ in "subtitles" },
+                        verb: "Converted", blockedAdvice: "a transcript first (episodic transcript import <episode> <file>)",
+                        make: { _, id in Submission(.convertTranscript(.id(id), strict: strict)) }
+                    ).run(session)
+                }
                 try session.submit(Submission(.convertTranscript(.text(episode), strict: strict)))
             }
         }

@@ -96,6 +96,14 @@ struct RefusalRecord: Encodable {
     var error: ErrorRecord.Details
 }
 
+/// An episode of `--outdated` work that was refused, in its place among the done ones.
+struct BatchRefusalRecord: Encodable {
+    var command: String
+    /// The episode, as `<podcast>/<number>`.
+    var episode: String
+    var error: ErrorRecord.Details
+}
+
 struct ErrorRecord: Encodable {
     struct Details: Encodable {
         var kind: String

@@ -186,6 +186,17 @@ struct Session {
         }
     }
 
+    /// The refusal of one episode's work in `--outdated` work, named by `episode` (`Night Shift/3`).
+    func printRefusal(_ failure: SubmitFailure, episode: String) {
+        let status = ExitStatus(for: failure)
+        let message = named(Advice.message(for: failure, library: options.libraryPath, rebuilt: readModelsJustRebuilt), status: status)
+        if options.json {
+            printJSON(BatchRefusalRecord(command: failure.name, episode: episode, error: .init(kind: status.kind, message: message)))
+        } else {
+            Terminal.printError("error: \(episode) (\(failure.name)): \(message)")
+        }
+    }
+
     func warnIfBehind(_ report: SubmitReport) { warnIfBehind(report.readModelError) }
 
     /// Says on stderr that a change was saved but the read models could not be updated after it.

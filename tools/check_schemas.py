@@ -45,14 +45,16 @@ FILE_NAME = re.compile(r"^([A-Z][A-Za-z0-9]*)\.v([1-9][0-9]*)\.schema\.json$")
 UNSAMPLED = {("EpisodeCreated", 1), ("TranscriptImported", 1), ("TranscriptReplaced", 1), ("EpisodeRestored", 1),
              # Thumbnail settings before text fit and the overlay's placement.
              ("PodcastCreated", 1), ("PodcastThumbnailDefaultsChanged", 1), ("PodcastRestored", 1), ("EpisodeCreated", 2),
-             ("ThumbnailSettingsChanged", 1), ("ThumbnailRendered", 1), ("EpisodeRestored", 2)}
+             ("ThumbnailSettingsChanged", 1), ("ThumbnailRendered", 1), ("EpisodeRestored", 2),
+             # Podcasts before the default background.
+             ("EpisodeCreated", 3), ("PodcastRestored", 2)}
 
 # The optional stored properties of the Swift types (the rest are required), stated here a second time
 # so that the negative checks can tell a required field from an optional one without trusting the schema.
 ROOT_OPTIONAL = {
     "PodcastCreated": {"description"},
     "PodcastDescribed": {"description"},
-    "EpisodeCreated": {"description", "publishDate", "overlay"},
+    "EpisodeCreated": {"description", "publishDate", "overlay", "background"},
     "EpisodeDescribed": {"description"},
     "EpisodePublishDateChanged": {"publishDate"},
     "ThumbnailTextChanged": {"text"},
@@ -65,7 +67,7 @@ NESTED_OPTIONAL = {
     "ThumbnailSettings": {"fontName"},
     "ThumbnailInputs": {"overlay"},
     "RenderedThumbnail": {"inputsDigest"},
-    "Podcast": {"description", "artwork", "defaultOverlay"},
+    "Podcast": {"description", "artwork", "defaultOverlay", "defaultBackground"},
     "Episode": {"description", "publishDate", "thumbnailText", "transcript", "subtitles", "background", "overlay",
                 "thumbnail"},
 }

@@ -43,6 +43,7 @@ extension HistoryEntry.Change {
     private static func words(_ field: EntityField) -> String {
         switch field {
         case .defaultOverlay: "default overlay"
+        case .defaultBackground: "default background"
         case .thumbnailDefaults: "thumbnail defaults"
         case .publishDate: "publish date"
         case .thumbnailSettings: "thumbnail settings"

@@ -29,6 +29,7 @@ enum EntityFields {
     static let podcast: [EntityFieldReader<Podcast>] = [
         .init(.name, \.name, FieldText.text), .init(.description, \.description, FieldText.text),
         .init(.artwork, \.artwork, FieldText.image), .init(.defaultOverlay, \.defaultOverlay, FieldText.image),
+        .init(.defaultBackground, \.defaultBackground, FieldText.image),
         .settings(.thumbnailDefaults, \.thumbnailDefaults),
     ]
 

@@ -12,6 +12,8 @@ enum EventSummary {
         case .podcastArtworkCleared: "artwork none"
         case .podcastDefaultOverlaySet(let e): "default overlay \(FieldText.image(e.overlay))"
         case .podcastDefaultOverlayCleared: "default overlay none"
+        case .podcastDefaultBackgroundSet(let e): "default background \(FieldText.image(e.background))"
+        case .podcastDefaultBackgroundCleared: "default background none"
         case .podcastThumbnailDefaultsChanged(let e): "thumbnail defaults \(FieldText.settingsAgainstDefaults(e.thumbnailDefaults))"
         case .podcastDeleted: "deleted"
         case .podcastRestored(let e): "restored as \(FieldText.text(e.podcast.name))"

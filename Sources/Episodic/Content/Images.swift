@@ -21,6 +21,11 @@ extension Submission {
         Submission(.podcast(podcast, .setDefaultOverlay(try image(bytes))), blobs: [bytes])
     }
 
+    /// Sets the background new episodes of the podcast start with (without one, they start with its artwork).
+    public static func setDefaultBackground(_ bytes: [UInt8], of podcast: PodcastReference) throws -> Submission {
+        Submission(.podcast(podcast, .setDefaultBackground(try image(bytes))), blobs: [bytes])
+    }
+
     /// Sets the background the episode's thumbnail is drawn on.
     public static func setBackground(_ bytes: [UInt8], of episode: EpisodeReference) throws -> Submission {
         Submission(.episode(episode, .setBackground(try image(bytes))), blobs: [bytes])

@@ -19,6 +19,8 @@ struct ScriptLine {
         "podcast.artwork.clear": (["podcast"], []),
         "podcast.overlay": (["podcast", "file"], []),
         "podcast.overlay.clear": (["podcast"], []),
+        "podcast.background": (["podcast", "file"], []),
+        "podcast.background.clear": (["podcast"], []),
         "podcast.defaults": (["podcast", "settings"], []),
         "podcast.delete": (["podcast"], []),
         "episode.create": (["podcast", "title"], ["number", "publishDate", "description", "id"]),
@@ -77,6 +79,8 @@ struct ScriptLine {
         case "podcast.artwork.clear": return Submission(.podcast(try podcast(), .clearArtwork))
         case "podcast.overlay": return try fileSubmission(readFile) { try .setDefaultOverlay($0, of: podcast()) }
         case "podcast.overlay.clear": return Submission(.podcast(try podcast(), .clearDefaultOverlay))
+        case "podcast.background": return try fileSubmission(readFile) { try .setDefaultBackground($0, of: podcast()) }
+        case "podcast.background.clear": return Submission(.podcast(try podcast(), .clearDefaultBackground))
         case "podcast.defaults": return Submission(.patchThumbnailDefaults(try podcast(), try settings()))
         case "podcast.delete": return Submission(.podcast(try podcast(), .delete))
         case "episode.create":

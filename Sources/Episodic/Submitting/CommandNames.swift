@@ -13,6 +13,8 @@ extension PodcastCommand {
         case .clearArtwork: "podcast.artwork.clear"
         case .setDefaultOverlay: "podcast.overlay"
         case .clearDefaultOverlay: "podcast.overlay.clear"
+        case .setDefaultBackground: "podcast.background"
+        case .clearDefaultBackground: "podcast.background.clear"
         case .changeThumbnailDefaults: "podcast.defaults"
         case .delete: "podcast.delete"
         }

@@ -291,8 +291,10 @@ struct EpisodeCommands: ParsableCommand {
                 }
                 if global.json { return session.printJSON(EpisodeDetailRecord(detail)) }
                 // From the read models, as the detail is: folding the podcast's stream would read its whole history.
-                let podcastName = try library.podcasts().first { $0.id == detail.podcastID }?.name
-                for line in EpisodeSheet.lines(detail, podcastName: podcastName, times: session.times) { Terminal.say(line) }
+                let podcast = try library.podcasts().first { $0.id == detail.podcastID }
+                for line in EpisodeSheet.lines(detail, podcastName: podcast?.name, artwork: podcast?.artwork, times: session.times) {
+                    Terminal.say(line)
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ struct PodcastCommands: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "podcast", abstract: "Create, change, delete and list podcasts.",
         subcommands: [
-            Create.self, Rename.self, Describe.self, Artwork.self, Overlay.self, Defaults.self, Delete.self, List.self, Show.self,
+            Create.self, Rename.self, Describe.self, Artwork.self, Overlay.self, Background.self, Defaults.self, Delete.self, List.self, Show.self,
         ])
 
     struct Create: ParsableCommand {
@@ -134,6 +134,35 @@ struct PodcastCommands: ParsableCommand {
                 let target = PodcastReference.text(podcast)
                 try session.submit(try file.map { try .setDefaultOverlay(try Files.read($0), of: target) }
                     ?? Submission(.podcast(target, .clearDefaultOverlay)))
+            }
+        }
+    }
+
+    struct Background: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "background",
+            abstract: "Set the background new episodes start with, or remove it with --clear (they then start with the artwork).",
+            discussion: """
+                A new episode's thumbnail is drawn on the podcast's default background, else on its artwork, until \
+                `thumbnail background` gives it one of its own. Episodes made before keep their own background.
+
+                Examples:
+                  episodic podcast background "Night Shift" studio.jpg
+                  episodic podcast background "Night Shift" --clear
+                """)
+        @OptionGroup var global: GlobalOptions
+        @OptionGroup var who: ActorOption
+        @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
+        @Argument(help: "The image file.") var file: String?
+        @Flag(help: "Remove the default background.") var clear = false
+
+        func validate() throws { try ImageArguments.validate(file: file, clear: clear) }
+
+        func run() throws {
+            try Session.run(global, actor: who) { session in
+                let target = PodcastReference.text(podcast)
+                try session.submit(try file.map { try .setDefaultBackground(try Files.read($0), of: target) }
+                    ?? Submission(.podcast(target, .clearDefaultBackground)))
             }
         }
     }

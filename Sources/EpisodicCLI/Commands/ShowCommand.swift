@@ -36,10 +36,13 @@ struct ShowCommand: ParsableCommand {
                 if global.json { return session.printJSON(EpisodeAsOf(state: Self.name(state), episode: state.existing)) }
                 guard let episode = state.existing else { return Terminal.say("Episode \(id) did not exist yet at \(bound).") }
                 // The same lines as `episode show`, under a line that says when.
-                let podcastName = try library.podcastState(episode.podcastID, asOf: bound).existing?.name
+                let podcast = try library.podcastState(episode.podcastID, asOf: bound).existing
+                let podcastName = podcast?.name
                 Terminal.say(TerminalText(
                     "episode \"\(podcastName ?? "?")/\(episode.number)\" at \(bound)" + (state.live == nil ? " (deleted)" : "")))
-                for line in EpisodeSheet.lines(episode, podcastName: podcastName, updatedAt: updatedAt, times: session.times) { Terminal.say(line) }
+                for line in EpisodeSheet.lines(episode, podcastName: podcastName, artwork: podcast?.artwork?.blob, updatedAt: updatedAt, times: session.times) {
+                    Terminal.say(line)
+                }
             }
         }
     }

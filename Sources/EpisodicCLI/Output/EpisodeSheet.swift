@@ -2,8 +2,9 @@ import Episodic
 
 /// One episode as labelled lines for people.
 enum EpisodeSheet {
-    /// The episode as the read model has it now; `podcastName` as people know its podcast.
-    static func lines(_ detail: EpisodeDetail, podcastName: String?, times: TimeText) -> [TerminalText] {
+    /// The episode as the read model has it now; `podcastName` as people know its podcast, `artwork` its
+    /// podcast's (a background that is the artwork says so).
+    static func lines(_ detail: EpisodeDetail, podcastName: String?, artwork: BlobRef? = nil, times: TimeText) -> [TerminalText] {
         let episode = Episode(
             id: detail.id, podcastID: detail.podcastID, title: detail.title, number: detail.number,
             description: detail.description, publishDate: detail.publishDate, createdAt: detail.createdAt,
@@ -11,12 +12,12 @@ enum EpisodeSheet {
             subtitles: detail.subtitles, background: detail.background, overlay: detail.overlay, thumbnail: detail.thumbnail)
         var withWarnings = episode
         withWarnings.transcriptWarnings = detail.transcriptWarnings
-        return lines(withWarnings, podcastName: podcastName, updatedAt: detail.updatedAt, times: times)
+        return lines(withWarnings, podcastName: podcastName, artwork: artwork, updatedAt: detail.updatedAt, times: times)
     }
 
     /// The episode as a fold of the log gives it, or the read model (the same lines, so that `show` and
     /// `episode show` agree); `updatedAt` is the time of its last event.
-    static func lines(_ episode: Episode, podcastName: String?, updatedAt: Timestamp?, times: TimeText) -> [TerminalText] {
+    static func lines(_ episode: Episode, podcastName: String?, artwork: BlobRef? = nil, updatedAt: Timestamp?, times: TimeText) -> [TerminalText] {
         var rows: [(String, String)] = [
             ("id", episode.id.description),
             ("podcast", podcastName.map { "\($0) (\(episode.podcastID.description.prefix(8)))" } ?? episode.podcastID.description),
@@ -28,7 +29,7 @@ enum EpisodeSheet {
             ("updated", updatedAt.map(times.instant) ?? "–"),
             ("transcript", episode.transcript.map(blob) ?? "–"),
             ("subtitles", episode.subtitles.map { Amount.count($0.cueCount, "cue") + ", " + blob($0.blob) } ?? "–"),
-            ("background", episode.background.map(image) ?? "–"),
+            ("background", episode.background.map { image($0) + ($0.blob == artwork ? " (the podcast's artwork)" : "") } ?? "–"),
             ("overlay", episode.overlay.map(image) ?? "–"),
             ("thumbnail", episode.thumbnail.map {
                 "\($0.format.rawValue), " + image($0.image) + ", text drawn at \(number($0.drawnFontSize)) pt"

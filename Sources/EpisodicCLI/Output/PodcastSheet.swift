@@ -9,6 +9,7 @@ enum PodcastSheet {
             ("created", times.instant(podcast.createdAt)), ("episodes", "\(episodes)"),
             ("artwork", podcast.artwork.map(EpisodeSheet.image) ?? "–"),
             ("default overlay", podcast.defaultOverlay.map(EpisodeSheet.image) ?? "–"),
+            ("default background", podcast.defaultBackground.map(EpisodeSheet.image) ?? (podcast.artwork == nil ? "–" : "the artwork")),
         ] + EpisodeSheet.settingsRows(podcast.thumbnailDefaults).map { ("default " + $0.0, $0.1) })
     }
 }

@@ -44,6 +44,10 @@ public enum Upcasting {
         Step(type: EpisodeCreated.type, version: 2) { $0.updating("thumbnailSettings", with: beforeFitting) },
         Step(type: ThumbnailSettingsChanged.type, version: 1) { $0.updating("settings", with: beforeFitting) },
         Step(type: ThumbnailRendered.type, version: 1) { $0.updating("thumbnail", with: renderBeforeFitting) },
+        // EpisodeCreated 3 → 4 and PodcastRestored 2 → 3: podcasts gained a default background, copied
+        // into new episodes; episodes created before were given none, and podcasts had none.
+        Step(type: EpisodeCreated.type, version: 3) { $0 },
+        Step(type: PodcastRestored.type, version: 2) { $0 },
         Step(type: EpisodeRestored.type, version: 2) { old in
             old.updating("episode") {
                 $0.updating("thumbnailSettings", with: beforeFitting).updating("thumbnail", with: renderBeforeFitting)

@@ -16,7 +16,8 @@ public enum EpisodeDecider: Decider {
             return [.episodeCreated(EpisodeCreated(
                 episodeID: id, podcastID: podcast.id, title: try Rules.name(title, .episodeTitle), number: number,
                 description: try Rules.optionalText(description, .description), publishDate: publishDate,
-                createdAt: at, thumbnailSettings: podcast.thumbnailDefaults, overlay: podcast.defaultOverlay))]
+                createdAt: at, thumbnailSettings: podcast.thumbnailDefaults, overlay: podcast.defaultOverlay,
+                background: podcast.defaultBackground ?? podcast.artwork))]
         }
         let episode = try state.requireLive()
         let id = episode.id
@@ -87,7 +88,7 @@ public enum EpisodeDecider: Decider {
             return .active(Episode(
                 id: e.episodeID, podcastID: e.podcastID, title: e.title, number: e.number, description: e.description,
                 publishDate: e.publishDate, createdAt: e.createdAt, thumbnailSettings: e.thumbnailSettings,
-                overlay: e.overlay))
+                background: e.background, overlay: e.overlay))
         }
         if case .episodeRestored(let e) = event { return .active(e.episode) }
         guard case .active(var episode) = state else { return state }

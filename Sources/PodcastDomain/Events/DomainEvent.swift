@@ -9,6 +9,8 @@ public enum DomainEvent: Hashable, Sendable {
     case podcastArtworkCleared(PodcastArtworkCleared)
     case podcastDefaultOverlaySet(PodcastDefaultOverlaySet)
     case podcastDefaultOverlayCleared(PodcastDefaultOverlayCleared)
+    case podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet)
+    case podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared)
     case podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged)
     case podcastDeleted(PodcastDeleted)
     case podcastRestored(PodcastRestored)
@@ -50,6 +52,8 @@ public enum DomainEvent: Hashable, Sendable {
         case .podcastArtworkCleared(let e): e
         case .podcastDefaultOverlaySet(let e): e
         case .podcastDefaultOverlayCleared(let e): e
+        case .podcastDefaultBackgroundSet(let e): e
+        case .podcastDefaultBackgroundCleared(let e): e
         case .podcastThumbnailDefaultsChanged(let e): e
         case .podcastDeleted(let e): e
         case .podcastRestored(let e): e
@@ -96,6 +100,7 @@ public enum DomainEvent: Hashable, Sendable {
     package static let cases: [EventCase] = [
         EventCase(podcastCreated), EventCase(podcastRenamed), EventCase(podcastDescribed), EventCase(podcastArtworkSet),
         EventCase(podcastArtworkCleared), EventCase(podcastDefaultOverlaySet), EventCase(podcastDefaultOverlayCleared),
+        EventCase(podcastDefaultBackgroundSet), EventCase(podcastDefaultBackgroundCleared),
         EventCase(podcastThumbnailDefaultsChanged), EventCase(podcastDeleted), EventCase(podcastRestored),
         EventCase(episodeCreated), EventCase(episodeRetitled), EventCase(episodeRenumbered), EventCase(episodeDescribed),
         EventCase(episodePublishDateChanged), EventCase(episodeDeleted), EventCase(episodeRestored),

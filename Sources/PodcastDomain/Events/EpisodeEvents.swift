@@ -2,10 +2,10 @@ import CoreValues
 
 // The facts of an episode's stream, one each, named in the past tense.
 
-/// Version 3; version 1 had no `publishDate`, version 2's thumbnail settings no text fit or overlay
-/// placement (see ``Upcasting``).
+/// Version 4; version 1 had no `publishDate`, version 2's thumbnail settings no text fit or overlay
+/// placement, version 3 no background (see ``Upcasting``).
 public struct EpisodeCreated: EpisodeEventPayload {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     public var episodeID: EpisodeID
     public var podcastID: PodcastID
     public var title: String
@@ -17,7 +17,9 @@ public struct EpisodeCreated: EpisodeEventPayload {
     public var thumbnailSettings: ThumbnailSettings
     /// Copied from the podcast's default overlay at creation.
     public var overlay: ImageRef?
-    public var blobs: [BlobRef] { overlay.blobs }
+    /// Copied from the podcast's default background at creation, else from its artwork (version 4; none before).
+    public var background: ImageRef?
+    public var blobs: [BlobRef] { overlay.blobs + background.blobs }
 }
 
 public struct EpisodeRetitled: EpisodeEventPayload {

@@ -43,6 +43,16 @@ public struct PodcastDefaultOverlayCleared: PodcastEventPayload {
     public var podcastID: PodcastID
 }
 
+public struct PodcastDefaultBackgroundSet: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var background: ImageRef
+    public var blobs: [BlobRef] { background.blobs }
+}
+
+public struct PodcastDefaultBackgroundCleared: PodcastEventPayload {
+    public var podcastID: PodcastID
+}
+
 /// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
 public struct PodcastThumbnailDefaultsChanged: PodcastEventPayload {
     public static let schemaVersion = 2
@@ -57,10 +67,11 @@ public struct PodcastDeleted: PodcastEventPayload {
 
 /// A deleted podcast came back, as it was: the undo of ``PodcastDeleted``.
 ///
-/// Version 2; version 1's thumbnail settings had no text fit or overlay placement (see ``Upcasting``).
+/// Version 3; version 1's thumbnail settings had no text fit or overlay placement, and version 2's
+/// podcast no default background (see ``Upcasting``).
 public struct PodcastRestored: PodcastEventPayload {
-    public static let schemaVersion = 2
+    public static let schemaVersion = 3
     public var podcast: Podcast
     public var podcastID: PodcastID { podcast.id }
-    public var blobs: [BlobRef] { podcast.artwork.blobs + podcast.defaultOverlay.blobs }
+    public var blobs: [BlobRef] { podcast.artwork.blobs + podcast.defaultOverlay.blobs + podcast.defaultBackground.blobs }
 }

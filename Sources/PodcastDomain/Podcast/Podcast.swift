@@ -9,12 +9,14 @@ public struct Podcast: Hashable, Sendable, Codable {
     public var artwork: ImageRef?
     /// Copied into each new episode as its overlay.
     public var defaultOverlay: ImageRef?
+    /// Copied into each new episode as its background; without it, the artwork is.
+    public var defaultBackground: ImageRef?
     /// Copied into each new episode as its thumbnail settings.
     public var thumbnailDefaults: ThumbnailSettings
 
     public init(
         id: PodcastID, name: String, description: String? = nil, createdAt: Timestamp, artwork: ImageRef? = nil,
-        defaultOverlay: ImageRef? = nil, thumbnailDefaults: ThumbnailSettings = .defaults
+        defaultOverlay: ImageRef? = nil, defaultBackground: ImageRef? = nil, thumbnailDefaults: ThumbnailSettings = .defaults
     ) {
         self.id = id
         self.name = name
@@ -22,6 +24,7 @@ public struct Podcast: Hashable, Sendable, Codable {
         self.createdAt = createdAt
         self.artwork = artwork
         self.defaultOverlay = defaultOverlay
+        self.defaultBackground = defaultBackground
         self.thumbnailDefaults = thumbnailDefaults
     }
 }

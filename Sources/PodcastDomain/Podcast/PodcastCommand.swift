@@ -10,6 +10,8 @@ public enum PodcastCommand: Hashable, Sendable {
     case clearArtwork
     case setDefaultOverlay(ImageRef)
     case clearDefaultOverlay
+    case setDefaultBackground(ImageRef)
+    case clearDefaultBackground
     case changeThumbnailDefaults(ThumbnailSettings)
     /// Deletes the podcast and, in the same commit, each of its live episodes.
     case delete

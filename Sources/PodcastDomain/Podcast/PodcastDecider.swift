@@ -39,6 +39,13 @@ public enum PodcastDecider: Decider {
         case .clearDefaultOverlay:
             return podcast.defaultOverlay == nil
                 ? [] : [.podcastDefaultOverlayCleared(PodcastDefaultOverlayCleared(podcastID: id))]
+        case .setDefaultBackground(let image):
+            let image = try Rules.image(image)
+            return image == podcast.defaultBackground
+                ? [] : [.podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: id, background: image))]
+        case .clearDefaultBackground:
+            return podcast.defaultBackground == nil
+                ? [] : [.podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: id))]
         case .changeThumbnailDefaults(let settings):
             let settings = try Rules.settings(settings)
             return settings == podcast.thumbnailDefaults
@@ -65,6 +72,8 @@ public enum PodcastDecider: Decider {
         case .podcastArtworkCleared: podcast.artwork = nil
         case .podcastDefaultOverlaySet(let e): podcast.defaultOverlay = e.overlay
         case .podcastDefaultOverlayCleared: podcast.defaultOverlay = nil
+        case .podcastDefaultBackgroundSet(let e): podcast.defaultBackground = e.background
+        case .podcastDefaultBackgroundCleared: podcast.defaultBackground = nil
         case .podcastThumbnailDefaultsChanged(let e): podcast.thumbnailDefaults = e.thumbnailDefaults
         case .podcastDeleted: return .deleted(podcast)
         default: break
@@ -80,6 +89,8 @@ public enum PodcastDecider: Decider {
         PodcastArtworkSet.type: .sets(.artwork), PodcastArtworkCleared.type: .sets(.artwork),
         PodcastDefaultOverlaySet.type: .sets(.defaultOverlay),
         PodcastDefaultOverlayCleared.type: .sets(.defaultOverlay),
+        PodcastDefaultBackgroundSet.type: .sets(.defaultBackground),
+        PodcastDefaultBackgroundCleared.type: .sets(.defaultBackground),
         PodcastThumbnailDefaultsChanged.type: .sets(.thumbnailDefaults),
     ]
 

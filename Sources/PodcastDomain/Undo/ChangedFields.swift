@@ -3,7 +3,7 @@
 public enum EntityField: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Being created, deleted or restored: it conflicts with every other change of the entity.
     case existence
-    case name, description, artwork, defaultOverlay, thumbnailDefaults
+    case name, description, artwork, defaultOverlay, defaultBackground, thumbnailDefaults
     case title, number, publishDate, transcript, subtitles, background, overlay, thumbnailSettings, thumbnailText, thumbnail
     /// A font of the library's fonts stream, by name: see ``DomainEvent/overlaps(_:)``.
     case font
@@ -23,6 +23,7 @@ extension DomainEvent {
         case .podcastDescribed, .episodeDescribed: [.description]
         case .podcastArtworkSet, .podcastArtworkCleared: [.artwork]
         case .podcastDefaultOverlaySet, .podcastDefaultOverlayCleared: [.defaultOverlay]
+        case .podcastDefaultBackgroundSet, .podcastDefaultBackgroundCleared: [.defaultBackground]
         case .podcastThumbnailDefaultsChanged: [.thumbnailDefaults]
         case .episodeRetitled: [.title]
         case .episodeRenumbered: [.number]

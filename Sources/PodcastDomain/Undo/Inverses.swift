@@ -23,6 +23,9 @@ public enum Inverses {
         case .podcastDefaultOverlaySet, .podcastDefaultOverlayCleared:
             return [before.defaultOverlay.map { .podcastDefaultOverlaySet(PodcastDefaultOverlaySet(podcastID: id, overlay: $0)) }
                 ?? .podcastDefaultOverlayCleared(PodcastDefaultOverlayCleared(podcastID: id))]
+        case .podcastDefaultBackgroundSet, .podcastDefaultBackgroundCleared:
+            return [before.defaultBackground.map { .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: id, background: $0)) }
+                ?? .podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: id))]
         case .podcastThumbnailDefaultsChanged:
             return [.podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: id, thumbnailDefaults: before.thumbnailDefaults))]
         case .podcastDeleted:

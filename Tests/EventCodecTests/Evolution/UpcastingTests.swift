@@ -45,8 +45,8 @@ struct UpcastingTests {
 
     @Test("a newer schema version, an unknown type and a malformed payload are refused with a reason")
     func refusals() {
-        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 4, supported: 3)) {
-            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 4, payload: Data("{}".utf8))
+        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 5, supported: 4)) {
+            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 5, payload: Data("{}".utf8))
         }
         #expect(throws: EventCoding.Failure.unknownType("EpisodeArchived")) {
             try EventCoding.decode(type: "EpisodeArchived", schemaVersion: 1, payload: Data("{}".utf8))
@@ -122,11 +122,40 @@ struct UpcastingTests {
         }
     }
 
+    @Test("events written before default backgrounds read with none: an episode created then has no background")
+    func upcastsBeforeDefaultBackgrounds() throws {
+        // Given an EpisodeCreated of version 3 and a PodcastRestored of version 2, as the build before wrote them
+        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/before-default-background-events.jsonl"))
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+
+        // When they are read
+        let events = try lines.map(decode)
+
+        // Then the episodes have no background, the podcast no default background, and the rest is as written
+        guard case .episodeCreated(let early) = events[0], case .episodeCreated(let pilot) = events[1],
+            case .podcastRestored(let restored) = events[2]
+        else {
+            Issue.record("unexpected events \(events.map(\.type))")
+            return
+        }
+        #expect(early.background == nil && pilot.background == nil)
+        #expect(pilot.overlay != nil && pilot.title == "Pilot: why we argue")
+        #expect(restored.podcast.defaultBackground == nil && restored.podcast.name == "Octo Talk")
+        #expect(EpisodeDecider.fold([events[1]]).live?.background == nil)
+        // And written again, each has today's shape and version
+        for event in events {
+            let again = try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(EventCoding.encode(event)))
+            #expect(again == event && event.schemaVersion == (event.type == "EpisodeCreated" ? 4 : 3))
+        }
+    }
+
     @Test("every event type is registered once, under its own name, with a positive schema version")
     func registry() {
         let names = DomainEvent.payloadTypes.map { $0.type }
         #expect(Set(names).count == names.count)
         #expect(DomainEvent.payloadTypes.allSatisfy { $0.schemaVersion >= 1 })
-        #expect(EpisodeCreated.schemaVersion == 3)
+        #expect(EpisodeCreated.schemaVersion == 4)
     }
 }

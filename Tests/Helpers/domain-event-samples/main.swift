@@ -182,11 +182,22 @@ studio.podcast(podcastID, .describe("Weekly: two developers, one diff, no agreem
 studio.podcast(podcastID, .describe("   "), expect: ["PodcastDescribed"])  // blank removes it
 studio.podcast(podcastID, .describe("Weekly: two developers, one diff."), expect: ["PodcastDescribed"])
 
-// Artwork and the default overlay.
+// An episode made before the podcast has artwork or a default background starts without a background;
+// one set and undone clears it. It is deleted again, so that the podcast's deletion below takes two.
+let earlyID = EpisodeID(uuid(103))
+let background = image("background", 16_384, 1)
+studio.episode(earlyID, of: podcastID, .create(id: earlyID, title: "Before the artwork", number: 7, at: at(5)), expect: ["EpisodeCreated"])
+let backgroundCleared = studio.inverse(of: .setBackground(background), on: earlyID, of: podcastID, expect: ["ThumbnailBackgroundCleared"])
+studio.episode(earlyID, of: podcastID, .setBackground(background), expect: ["ThumbnailBackgroundSet"])
+studio.apply(backgroundCleared, step: "undo of the first ThumbnailBackgroundSet")
+studio.episode(earlyID, of: podcastID, .delete, expect: ["EpisodeDeleted"])
+
+// Artwork, the default overlay and the default background.
 studio.podcast(podcastID, .setArtwork(image("artwork-1", 3000, 3000)), expect: ["PodcastArtworkSet"])
 studio.podcast(podcastID, .clearArtwork, expect: ["PodcastArtworkCleared"])
 studio.podcast(podcastID, .setArtwork(image("artwork-2", 1400, 1400)), expect: ["PodcastArtworkSet"])
 studio.podcast(podcastID, .setDefaultOverlay(image("overlay-default", 1920, 1080)), expect: ["PodcastDefaultOverlaySet"])
+studio.podcast(podcastID, .setDefaultBackground(image("background-default", 1920, 1080)), expect: ["PodcastDefaultBackgroundSet"])
 studio.podcast(
     podcastID,
     .changeThumbnailDefaults(ThumbnailSettings(
@@ -195,14 +206,16 @@ studio.podcast(
         fontColorHex: HexColor(rawValue: "#ffcc00")!, outlineEnabled: false, outlineColorHex: HexColor(rawValue: "#1E1E2E")!)),
     expect: ["PodcastThumbnailDefaultsChanged"])
 
-// The pilot: everything optional given; it copies the defaults and the default overlay.
+// The pilot: everything optional given; it copies the defaults, the default overlay and the default background.
 studio.episode(
     pilotID, of: podcastID,
     .create(id: pilotID, title: "Pilot: why we argue", description: "Where it all began.", publishDate: at(7 * 24 * 60), at: at(10)),
     expect: ["EpisodeCreated"])
 
-// A second episode, after the default overlay is gone and the defaults are back to the app's own.
+// A second episode, after the default overlay and background are gone (it starts on the artwork) and the
+// defaults are back to the app's own.
 studio.podcast(podcastID, .clearDefaultOverlay, expect: ["PodcastDefaultOverlayCleared"])
+studio.podcast(podcastID, .clearDefaultBackground, expect: ["PodcastDefaultBackgroundCleared"])
 studio.podcast(podcastID, .changeThumbnailDefaults(.defaults), expect: ["PodcastThumbnailDefaultsChanged"])
 studio.episode(secondID, of: podcastID, .create(id: secondID, title: "Octo stuff", number: 42, at: at(20)), expect: ["EpisodeCreated"])
 
@@ -238,10 +251,7 @@ studio.episode(
     expect: ["SRTGenerated"])
 
 // The thumbnail: background, overlay, settings, text, renders.
-let background = image("background", 16_384, 1)
-let backgroundCleared = studio.inverse(of: .setBackground(background), on: pilotID, of: podcastID, expect: ["ThumbnailBackgroundCleared"])
 studio.episode(pilotID, of: podcastID, .setBackground(background), expect: ["ThumbnailBackgroundSet"])
-studio.apply(backgroundCleared, step: "undo of the first ThumbnailBackgroundSet")
 studio.episode(pilotID, of: podcastID, .setBackground(image("background-2", 1920, 1080)), expect: ["ThumbnailBackgroundSet"])
 studio.episode(pilotID, of: podcastID, .setOverlay(image("overlay-pilot", 1, 16_384)), expect: ["ThumbnailOverlaySet"])
 studio.episode(
@@ -287,6 +297,7 @@ studio.apply(otherRestored, step: "undo of PodcastDeleted")
 // The podcast, now with every field, is deleted with its episodes in one commit, then everything is
 // brought back.
 studio.podcast(podcastID, .setDefaultOverlay(image("overlay-default-2", 1280, 720)), expect: ["PodcastDefaultOverlaySet"])
+studio.podcast(podcastID, .setDefaultBackground(image("background-default-2", 1280, 720)), expect: ["PodcastDefaultBackgroundSet"])
 let podcastBefore = studio.podcast(podcastID)
 let episodesBefore = studio.episodes
 studio.podcast(podcastID, .delete, expect: ["PodcastDeleted", "EpisodeDeleted", "EpisodeDeleted"])

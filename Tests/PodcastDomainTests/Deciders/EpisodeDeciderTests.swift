@@ -28,6 +28,22 @@ struct EpisodeDeciderTests {
                 publishDate: Fixture.tuesday, createdAt: at, thumbnailSettings: defaults, overlay: overlay))])
     }
 
+    @Test("create starts the episode on the podcast's default background, else on its artwork, else on none")
+    func createTakesTheDefaultBackground() {
+        let art = Fixture.image("art"), background = Fixture.image("background")
+        let withArt: [DomainEvent] = [Fixture.created(), .podcastArtworkSet(PodcastArtworkSet(podcastID: Fixture.podcast, artwork: art))]
+        let withBoth = withArt + [.podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: Fixture.podcast, background: background))]
+        func created(on background: ImageRef?) -> [DomainEvent] {
+            [.episodeCreated(EpisodeCreated(
+                episodeID: id, podcastID: Fixture.podcast, title: "Pilot", number: 1, createdAt: at, thumbnailSettings: .defaults,
+                background: background))]
+        }
+        Given(withBoth, episode: []).when(.create(id: id, title: "Pilot", at: at)).then(created(on: background))
+        Given(withArt, episode: []).when(.create(id: id, title: "Pilot", at: at)).then(created(on: art))
+        Given(podcast, episode: []).when(.create(id: id, title: "Pilot", at: at)).then(created(on: nil))
+        #expect(EpisodeDecider.fold(created(on: art)).live?.thumbnailInputs?.background == art, "it renders on it")
+    }
+
     @Test("without a number, create takes the podcast's highest number + 1 (1 for the first episode)")
     func createSuggestsNumber() {
         Given(podcast, episode: []).when(.create(id: id, title: "Pilot", at: at)).then([Fixture.episodeCreated(number: 1)])

@@ -98,6 +98,20 @@ struct PodcastDeciderTests {
             .thenRefused(.imageSizeOutOfRange(width: 16385, height: 10))
     }
 
+    @Test("the default background can be set and cleared")
+    func defaultBackground() {
+        let background = Fixture.image("background")
+        Given([Fixture.created()]).when(.setDefaultBackground(background))
+            .then([.podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: id, background: background))])
+        let withBackground = [Fixture.created(), .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: id, background: background))]
+        Given(withBackground).when(.setDefaultBackground(background)).thenNothingHappens()
+        Given(withBackground).when(.clearDefaultBackground)
+            .then([.podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: id))])
+        Given([Fixture.created()]).when(.clearDefaultBackground).thenNothingHappens()
+        Given([Fixture.created()]).when(.setDefaultBackground(Fixture.image("tall", 10, 16385)))
+            .thenRefused(.imageSizeOutOfRange(width: 10, height: 16385))
+    }
+
     // MARK: thumbnail defaults
 
     @Test("thumbnail defaults change within their ranges; a blank font name means the default font")

@@ -10,11 +10,12 @@ struct InversesTests {
 
     /// For every event type: a history, and the event that follows it.
     static let podcastCases: [(history: [DomainEvent], event: DomainEvent)] = {
-        let art = Fixture.image("art"), overlay = Fixture.image("overlay")
+        let art = Fixture.image("art"), overlay = Fixture.image("overlay"), background = Fixture.image("background")
         let dressed = [
             Fixture.created(),
             .podcastArtworkSet(PodcastArtworkSet(podcastID: p, artwork: art)),
             .podcastDefaultOverlaySet(PodcastDefaultOverlaySet(podcastID: p, overlay: overlay)),
+            .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: p, background: background)),
         ]
         return [
             ([], Fixture.created()),
@@ -25,6 +26,9 @@ struct InversesTests {
             (dressed, .podcastArtworkCleared(PodcastArtworkCleared(podcastID: p))),
             ([Fixture.created()], .podcastDefaultOverlaySet(PodcastDefaultOverlaySet(podcastID: p, overlay: overlay))),
             (dressed, .podcastDefaultOverlayCleared(PodcastDefaultOverlayCleared(podcastID: p))),
+            ([Fixture.created()], .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: p, background: background))),
+            (dressed, .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: p, background: Fixture.image("background2")))),
+            (dressed, .podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: p))),
             ([Fixture.created()], .podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: p, thumbnailDefaults: ThumbnailSettings(fontSize: 40)))),
             (dressed, .podcastDeleted(PodcastDeleted(podcastID: p))),
             (dressed + [.podcastDeleted(PodcastDeleted(podcastID: p))], .podcastRestored(PodcastRestored(podcast: PodcastDecider.fold(dressed).live!))),

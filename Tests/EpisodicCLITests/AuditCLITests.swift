@@ -16,6 +16,23 @@ struct AuditCLITests {
         return cli
     }
 
+    @Test("log names podcasts and episodes as people do, and fits a narrow terminal by shortening fields, whole when piped")
+    func logNamesAndWidth() throws {
+        let cli = try given()
+        let lines = try cli.must("log").out.split(separator: "\n").map(String.init)
+        #expect(lines[0].contains("  Show  ") && lines[0].contains("PodcastCreated"), "\(lines)")
+        #expect(lines[3].contains("  Show/1  ") && !lines[3].contains("episode "), "\(lines)")
+        let narrow = try cli.run(["log"], environment: ["COLUMNS": "80"]).out.split(separator: "\n").map(String.init)
+        #expect(narrow.count == 4)
+        for (line, whole) in zip(narrow, lines) {
+            #expect(line.count <= 80, "\(line)")
+            // The type and the name stay whole; the command id goes.
+            #expect(line.contains("EpisodeRetitled") == whole.contains("EpisodeRetitled"))
+            #expect(line.contains("Show"), "\(line)")
+        }
+        #expect(narrow[3].contains("EpisodeRetitled") && narrow[3].contains("Show/1"), "\(narrow)")
+    }
+
     @Test("log: one aligned line per event; --json the envelopes with commandID, --raw as stored; filters")
     func log() throws {
         let cli = try given()

@@ -110,6 +110,31 @@ extension Library {
     }
 }
 
+extension Library {
+    /// An episode's name as people say it, `"Show/3"`: its podcast's name (``podcastNamer()``) and its
+    /// number, as their streams have them now (deleted or not), each stream read once; nil for an
+    /// episode whose stream cannot be read. Use it for one listing.
+    public func episodeNamer(podcastName: @escaping (PodcastID) -> String?) -> (EpisodeID) -> String? {
+        let store = self.store
+        var names: [EpisodeID: String?] = [:]
+        return { id in
+            if let name = names[id] { return name }
+            var events: [DomainEvent] = []
+            var name: String?
+            do {
+                try store.read(stream: StreamID(domain: id.streamName)) { events.append(try DomainEvents.decode($0)) }
+                if let episode = EpisodeDecider.fold(events).existing {
+                    name = podcastName(episode.podcastID).map { "\($0)/\(episode.number)" }
+                }
+            } catch {
+                name = nil
+            }
+            names[id] = name
+            return name
+        }
+    }
+}
+
 /// The states of the entities a history has met, and what each command changed in them.
 struct EntityStates {
     var library = LibraryState()

@@ -67,14 +67,14 @@ struct LogCommands: ParsableCommand {
                 filter.since = try since.map { try Self.bound($0, session: session) }
                 filter.until = try until.map { try Self.bound($0, session: session) }
                 let podcastName = library.podcastNamer()
+                let names = EntityNames(podcast: podcastName, episode: library.episodeNamer(podcastName: podcastName))
                 let print = { (logged: LoggedEvent) in
                     if raw {
                         Swift.print(logged.line)
                     } else if global.json {
                         Swift.print(Self.jsonLine(logged.line))
                     } else {
-                        let line = Self.line(logged, times: session.times, podcastName: podcastName)
-                        Terminal.say(width.map { line.cut(to: $0) } ?? line)
+                        Terminal.say(Self.line(logged, times: session.times, names: names, width: width))
                     }
                     if follow { fflush(nil) }
                 }
@@ -132,16 +132,55 @@ struct LogCommands: ParsableCommand {
             return stored.replacingCharacters(in: key, with: #","commandID":"#)
         }
 
+        /// How a log line names the podcast or episode an event belongs to.
+        struct EntityNames {
+            let podcast: (PodcastID) -> String?
+            let episode: (EpisodeID) -> String?
+
+            /// `Night Shift/3`, `Night Shift`; for another stream, or one that cannot be named, its kind and id prefix.
+            func name(of stream: StreamID) -> String {
+                let text = stream.rawValue
+                let kind = text.prefix { $0 != "-" }
+                let named: String? = switch kind {
+                case "episode": EpisodeID(String(text.dropFirst(kind.count + 1))).flatMap(episode)
+                case "podcast": PodcastID(String(text.dropFirst(kind.count + 1))).flatMap(podcast)
+                default: nil
+                }
+                return named ?? kind + " " + text.dropFirst(kind.count + 1).prefix(8)
+            }
+        }
+
         /// One event on one line, its columns aligned whatever the log's length (and measured escaped).
-        static func line(_ logged: LoggedEvent, times: TimeText, podcastName: (PodcastID) -> String?) -> TerminalText {
+        /// At a terminal narrower than the whole line, fields are shortened or left out rather than the line
+        /// cut where it happens to end: a long name is shortened, then the command id, the actor and the
+        /// time go in that order until the summary has room, and last the summary is cut. The event's type
+        /// is never cut. Piped (`width` nil), every line is whole.
+        static func line(_ logged: LoggedEvent, times: TimeText, names: EntityNames, width: Int?) -> TerminalText {
             let record = logged.record
-            let stream = record.stream.rawValue
-            let kind = stream.prefix { $0 != "-" }
-            let shortStream = kind + " " + stream.dropFirst(kind.count + 1).prefix(8)
             let undoes = record.undoes.map { "(undoes \($0.description.prefix(8))) " } ?? ""
-            return "\(TerminalText(String(record.position.rawValue)).padded(to: 7, right: true))  \(times.instant(record.timestamp))  "
-                + "\(TerminalText(record.actor).padded(to: 10))  \(record.commandID.description.prefix(8))  "
-                + "\(TerminalText(shortStream).padded(to: 16))  \(TerminalText(record.type).padded(to: 31))  \(undoes + logged.summary(podcastName: podcastName))"
+            let summary = TerminalText(undoes + logged.summary(podcastName: names.podcast))
+            let position = TerminalText(String(record.position.rawValue)).padded(to: 7, right: true)
+            let entity = TerminalText(names.name(of: record.stream))
+            let time = times.instant(record.timestamp)
+            let whole: TerminalText = "\(position)  \(time)  \(TerminalText(record.actor).padded(to: 10))  "
+                + "\(record.commandID.description.prefix(8))  \(entity.padded(to: 20))  \(TerminalText(record.type).padded(to: 31))  \(summary)"
+            guard let width, whole.width > width else { return whole }
+            // Each narrower layout leaves out one more field, until the summary has this much room.
+            let room = 24
+            var fields: [TerminalText] = [
+                TerminalText(String(time.dropFirst(5).prefix(11))), TerminalText(record.actor).cut(to: 8).padded(to: 8),
+            ]
+            func layout() -> TerminalText {
+                ([position] + fields + [entity.cut(to: 18).padded(to: 18), TerminalText(record.type).padded(to: 24)])
+                    .reduce("") { $0.width == 0 ? $1 : $0 + "  " + $1 } + "  "
+            }
+            var short = layout()
+            while width - short.width < room, !fields.isEmpty {
+                fields.removeLast()
+                short = layout()
+            }
+            let left = width - short.width
+            return left >= 2 ? short + summary.cut(to: left) : short
         }
     }
 

@@ -92,45 +92,30 @@ extension Library {
     /// as people do, `"Show/3"`, when its podcast's stream is not among those folded, and a podcast in
     /// a log line. The function keeps what it read; use it for one listing.
     public func podcastNamer() -> (PodcastID) -> String? {
-        let store = self.store
-        var names: [PodcastID: String?] = [:]
-        return { id in
-            if let name = names[id] { return name }
-            var events: [DomainEvent] = []
-            let name: String?
-            do {
-                try store.read(stream: StreamID(domain: id.streamName)) { events.append(try DomainEvents.decode($0)) }
-                name = PodcastDecider.fold(events).existing?.name
-            } catch {
-                name = nil
-            }
-            names[id] = name
-            return name
-        }
+        namer { id, events in PodcastDecider.fold(events).existing?.name }
     }
-}
 
-extension Library {
     /// An episode's name as people say it, `"Show/3"`: its podcast's name (``podcastNamer()``) and its
     /// number, as their streams have them now (deleted or not), each stream read once; nil for an
     /// episode whose stream cannot be read. Use it for one listing.
     public func episodeNamer(podcastName: @escaping (PodcastID) -> String?) -> (EpisodeID) -> String? {
+        namer { id, events in
+            EpisodeDecider.fold(events).existing.flatMap { episode in podcastName(episode.podcastID).map { "\($0)/\(episode.number)" } }
+        }
+    }
+
+    /// A name for each entity from the events of its stream, each stream read once; nil for one whose
+    /// stream cannot be read.
+    private func namer<Kind>(_ name: @escaping (Identifier<Kind>, [DomainEvent]) -> String?) -> (Identifier<Kind>) -> String? {
         let store = self.store
-        var names: [EpisodeID: String?] = [:]
+        var names: [Identifier<Kind>: String?] = [:]
         return { id in
-            if let name = names[id] { return name }
+            if let known = names[id] { return known }
             var events: [DomainEvent] = []
-            var name: String?
-            do {
-                try store.read(stream: StreamID(domain: id.streamName)) { events.append(try DomainEvents.decode($0)) }
-                if let episode = EpisodeDecider.fold(events).existing {
-                    name = podcastName(episode.podcastID).map { "\($0)/\(episode.number)" }
-                }
-            } catch {
-                name = nil
-            }
-            names[id] = name
-            return name
+            let found = try? store.read(stream: StreamID(domain: id.streamName)) { events.append(try DomainEvents.decode($0)) }
+            let named = found == nil ? nil : name(id, events)
+            names[id] = named
+            return named
         }
     }
 }

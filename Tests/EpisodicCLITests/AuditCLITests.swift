@@ -33,6 +33,16 @@ struct AuditCLITests {
         #expect(narrow[3].contains("EpisodeRetitled") && narrow[3].contains("Show/1"), "\(narrow)")
     }
 
+    @Test("a publish date is said as its calendar day in the reply, history and log; one given with a time as its instant")
+    func publishDateWords() throws {
+        let cli = try given()
+        #expect(try cli.must("episode", "publish-date", "Show/1", "2026-12-24").out.contains("to 2026-12-24\n"))
+        #expect(try cli.must("history", "Show/1").out.contains("publish date: none → 2026-12-24"))
+        #expect(try cli.must("log", "-n", "1").out.contains("publish date 2026-12-24\n"))
+        let timed = try cli.must("episode", "publish-date", "Show/1", "2026-12-24T18:30:00Z").out
+        #expect(timed.contains("from 2026-12-24 to 2026-12-24T18:30:00.000Z"), "\(timed)")
+    }
+
     @Test("log: one aligned line per event; --json the envelopes with commandID, --raw as stored; filters")
     func log() throws {
         let cli = try given()

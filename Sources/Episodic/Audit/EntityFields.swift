@@ -35,7 +35,7 @@ enum EntityFields {
 
     static let episode: [EntityFieldReader<Episode>] = [
         .init(.title, \.title, FieldText.text), .init(.number, \.number, String.init),
-        .init(.description, \.description, FieldText.text), .init(.publishDate, \.publishDate, FieldText.time),
+        .init(.description, \.description, FieldText.text), .init(.publishDate, \.publishDate, FieldText.publishDate),
         .init(.transcript, \.transcript, FieldText.blob), .init(.subtitles, \.subtitles, FieldText.subtitles),
         .init(.background, \.background, FieldText.image), .init(.overlay, \.overlay, FieldText.image),
         .settings(.thumbnailSettings, \.thumbnailSettings),

@@ -22,7 +22,7 @@ enum EventSummary {
         case .episodeRetitled(let e): "title \(FieldText.text(e.title))"
         case .episodeRenumbered(let e): "number \(e.number)"
         case .episodeDescribed(let e): "description \(FieldText.text(e.description))"
-        case .episodePublishDateChanged(let e): "publish date \(FieldText.time(e.publishDate))"
+        case .episodePublishDateChanged(let e): "publish date \(FieldText.publishDate(e.publishDate))"
         case .episodeDeleted: "deleted"
         case .episodeRestored(let e): "restored as #\(e.episode.number) \(FieldText.text(e.episode.title))"
         case .transcriptImported(let e): "transcript \(FieldText.blob(e.transcript))"

@@ -14,6 +14,13 @@ enum FieldText {
 
     static func time(_ value: Timestamp?) -> String { value?.text ?? "none" }
 
+    /// A publish date: a calendar day (`2026-12-11`, as one given in words or as a date is kept: its
+    /// midnight UTC, the same day in every zone), or the instant, in UTC, of one given with a time.
+    static func publishDate(_ value: Timestamp?) -> String {
+        guard let value else { return "none" }
+        return value.rawValue % 86_400_000 == 0 ? String(value.text.prefix(10)) : value.text
+    }
+
     static func blob(_ ref: BlobRef?) -> String {
         guard let ref else { return "none" }
         return "\(size(ref.byteCount)) (sha256 \(ref.sha256.prefix(8)))"

@@ -66,6 +66,13 @@ struct NamesCLITests {
         #expect(row.hasPrefix("Night Shift Radio/3  Owls"))
         #expect(!out.contains("ID"))
         #expect(try cli.must("search", "owls", "--verbose").out.split(separator: "\n")[0].hasSuffix("ID"))
+        // At any width, the reference stays whole: the title goes, then the match is cut.
+        for columns in ["60", "40"] {
+            let narrow = try cli.run(["search", "owls"], environment: ["COLUMNS": columns]).out
+            let row = try #require(narrow.split(separator: "\n").dropFirst().first)
+            #expect(row.hasPrefix("Night Shift Radio/3  "), "\(narrow)")
+            #expect(row.count <= Int(columns)!, "\(narrow)")
+        }
     }
 
     @Test("a refusal names the episode as people do, not by its id")

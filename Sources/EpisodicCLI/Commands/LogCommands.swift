@@ -220,8 +220,9 @@ struct LogCommands: ParsableCommand {
         static func report(_ result: LibraryVerification) -> [String] {
             let log = result.log
             var lines = [
-                "log: \(log.events) events in \(log.frames) frames of \(log.segments) segments, \(log.streams) streams, "
-                    + "\(log.blobs) blobs checked: " + (log.isClean ? "all good" : "\(log.problems.count) problem(s)")
+                "log: \(Amount.count(Int(log.events), "event")) in \(Amount.count(log.frames, "frame")) of "
+                    + "\(Amount.count(log.segments, "segment")), \(Amount.count(log.streams, "stream")), "
+                    + "\(Amount.count(log.blobs, "blob")) checked: " + (log.isClean ? "all good" : Amount.count(log.problems.count, "problem"))
             ]
             lines += log.problems.map { "  - \($0)" }
             if !log.isClean {
@@ -248,7 +249,7 @@ struct LogCommands: ParsableCommand {
             } else {
                 let at = result.comparedAt.map { $0.rawValue == log.events ? "" : " (compared at position \($0), where they stand)" } ?? ""
                 lines.append("read models: " + (result.readModel.isEmpty
-                    ? "identical to a replay of the log" : "\(result.readModel.count) difference(s) from a replay of the log") + at)
+                    ? "identical to a replay of the log" : "\(Amount.count(result.readModel.count, "difference")) from a replay of the log") + at)
                 lines += result.readModel.map { "  - \($0)" }
                 if !result.readModel.isEmpty {
                     lines.append("  The log is intact; `episodic projections rebuild --all` rebuilds the read models from it.")
@@ -260,7 +261,7 @@ struct LogCommands: ParsableCommand {
                         + "and every commit through its head (\(server.serverHead)) continues the chain")
                 } else {
                     lines.append(server.serverHash == server.localHash
-                        ? "server: \(server.location): \(server.problems.count) problem(s)"
+                        ? "server: \(server.location): \(Amount.count(server.problems.count, "problem"))"
                         : "server: \(server.location) does not hold this machine's log: its commits through position \(server.localHead) "
                             + "hash to \(server.serverHash.isEmpty ? "nothing" : server.serverHash), this machine's to \(server.localHash)")
                     lines += server.problems.map { "  - \($0)" }
@@ -271,7 +272,7 @@ struct LogCommands: ParsableCommand {
                 lines += result.keptFoldProblems.map { "  - \($0)" }
             }
             if !result.searchProblems.isEmpty {
-                lines.append("search: \(result.searchProblems.count) transcript(s) could not be indexed")
+                lines.append("search: \(Amount.count(result.searchProblems.count, "transcript")) could not be indexed")
                 lines += result.searchProblems.map { "  - episode \($0.episodeID): \($0.message)" }
             }
             return lines

@@ -30,8 +30,9 @@ struct SearchCommand: ParsableCommand {
             let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
             var table = Table(
-                // The match is what a search answers: never left out. The title goes first on a narrow terminal.
-                [.init(title: "EPISODE", flexible: true), .init(title: "TITLE", flexible: true, dropOrder: 1), .init(title: "MATCH", flexible: true, answer: true)]
+                // The match is what a search answers: never left out; the episode is what a user types back:
+                // never cut. The title goes first on a narrow terminal.
+                [.init(title: "EPISODE"), .init(title: "TITLE", flexible: true, dropOrder: 1), .init(title: "MATCH", flexible: true, answer: true)]
                     + (global.verbose ? [.init(title: "ID", dropOrder: 0)] : []))
             for hit in hits {
                 // As people name an episode, and type it back: <podcast>/<number>.
@@ -41,7 +42,7 @@ struct SearchCommand: ParsableCommand {
             }
             session.printTable(table, empty: "Nothing matches.")
             if !problems.isEmpty {
-                Terminal.printError("warning: \(problems.count) transcript(s) could not be indexed (their blobs are missing or damaged); "
+                Terminal.printError("warning: \(Amount.count(problems.count, "transcript")) could not be indexed (their blobs are missing or damaged); "
                     + "`episodic log verify` says which.")
             }
         }

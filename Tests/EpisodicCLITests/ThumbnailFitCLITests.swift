@@ -94,8 +94,14 @@ struct ThumbnailFitCLITests {
         #expect(warnings.map { $0["kind"] as? String } == ["backgroundSmallerThanCanvas"])
         #expect((warnings.first?["message"] as? String)?.contains("10 x 10 pixels, smaller than the 1920 x 1080 canvas") == true)
 
-        // A square logo under fill: accepted, with a warning that it is cropped, and what to do
+        // A square logo is drawn whole by default: no warning
         let logo = try Self.image(width: 300, height: 300, in: cli, named: "logo.png", alpha: 128)
+        try cli.must("episode", "create", "Show", "Whole")
+        let whole = try cli.run("thumbnail", "overlay", "Show/2", logo)
+        #expect(whole.status == 0 && !whole.err.contains("warning"), "\(whole.err)")
+
+        // Under fill: accepted, with a warning that it is cropped, and what to do
+        try cli.must("thumbnail", "settings", "Show/1", "--overlay-placement", "fill")
         let overlay = try cli.run("thumbnail", "overlay", "Show/1", logo)
         #expect(overlay.status == 0)
         #expect(overlay.err.contains("warning: the overlay is 300 x 300 pixels"), "\(overlay.err)")

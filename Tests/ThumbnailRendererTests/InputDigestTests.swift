@@ -37,7 +37,7 @@ struct InputDigestTests {
             { $0.verticalPadding = 39 }, { $0.canvasWidth = 1280 }, { $0.canvasHeight = 720 },
             { $0.backgroundScaling = .stretch }, { $0.fontColorHex = .black }, { $0.outlineEnabled = false },
             { $0.outlineColorHex = .white }, { $0.textFit = .wrap }, { $0.textFit = .none },
-            { $0.overlayPlacement = .fit }, { $0.overlayPlacement = .original }, { $0.overlayScale = 0.5 },
+            { $0.overlayPlacement = .fill }, { $0.overlayPlacement = .original }, { $0.overlayScale = 0.5 },
             { $0.overlayPositionX = 0 }, { $0.overlayPositionY = 1 },
         ]
         for change in settingChanges {

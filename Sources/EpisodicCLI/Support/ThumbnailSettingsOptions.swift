@@ -55,7 +55,7 @@ struct ThumbnailSettingsOptions: ParsableArguments {
     var fit: TextFit?
 
     @Option(help: ArgumentHelp(
-        "How the overlay is drawn: fill (cover the canvas, cropped), fit (whole, centred), "
+        "How the overlay is drawn: fit (whole, centred; the default), fill (cover the canvas, cropped), "
             + "original (its own size times --overlay-scale, at --overlay-position).",
         valueName: "placement"))
     var overlayPlacement: OverlayPlacement?

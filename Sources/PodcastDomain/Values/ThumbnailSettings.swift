@@ -34,7 +34,7 @@ public struct ThumbnailSettings: Hashable, Sendable, Codable {
         fontName: String? = nil, fontSize: Double = 72, textPositionX: Double = 0.5, textPositionY: Double = 0.5,
         horizontalPadding: Double = 40, verticalPadding: Double = 40, canvasWidth: Int = 1920, canvasHeight: Int = 1080,
         backgroundScaling: BackgroundScaling = .aspectFill, fontColorHex: HexColor = .white, outlineEnabled: Bool = true,
-        outlineColorHex: HexColor = .black, textFit: TextFit = .shrink, overlayPlacement: OverlayPlacement = .fill,
+        outlineColorHex: HexColor = .black, textFit: TextFit = .shrink, overlayPlacement: OverlayPlacement = .fit,
         overlayScale: Double = 1, overlayPositionX: Double = 0.5, overlayPositionY: Double = 0.5
     ) {
         self.fontName = fontName
@@ -57,7 +57,8 @@ public struct ThumbnailSettings: Hashable, Sendable, Codable {
     }
 
     /// The reference app's defaults (72 pt white text with a black outline, centred on 1920 x 1080), with
-    /// text shrunk to fit and the overlay filling the canvas.
+    /// text shrunk to fit and the overlay drawn whole, as large as the canvas takes it (a logo of another
+    /// shape is neither stretched nor cut; `fill` asks for that).
     public static let defaults = ThumbnailSettings()
 
     /// Settings as events written before ``textFit`` and the overlay's placement existed meant them: text

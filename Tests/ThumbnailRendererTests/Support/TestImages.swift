@@ -41,9 +41,10 @@ enum TestImages {
     static func settings(_ position: TextPosition = .center, scaling: BackgroundScaling = .aspectFill, outline: Bool = true)
         -> ThumbnailSettings
     {
+        // The overlay fills the canvas, as every golden was drawn before `fit` became the default.
         var settings = ThumbnailSettings(
             fontSize: 24, horizontalPadding: 8, verticalPadding: 6, canvasWidth: 160, canvasHeight: 90,
-            backgroundScaling: scaling, outlineEnabled: outline)
+            backgroundScaling: scaling, outlineEnabled: outline, overlayPlacement: .fill)
         settings.placeText(at: position)
         return settings
     }

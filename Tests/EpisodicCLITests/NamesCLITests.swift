@@ -66,13 +66,17 @@ struct NamesCLITests {
         #expect(row.hasPrefix("Night Shift Radio/3  Owls"))
         #expect(!out.contains("ID"))
         #expect(try cli.must("search", "owls", "--verbose").out.split(separator: "\n")[0].hasSuffix("ID"))
-        // At any width, the reference stays whole: the title goes, then the match is cut.
-        for columns in ["60", "40"] {
+        // At any width, the reference stays whole, one a command takes back: the title goes, then the
+        // match is cut; where the name would leave the match too little room, the id's prefix stands for it.
+        for columns in ["60", "45"] {
             let narrow = try cli.run(["search", "owls"], environment: ["COLUMNS": columns]).out
             let row = try #require(narrow.split(separator: "\n").dropFirst().first)
             #expect(row.hasPrefix("Night Shift Radio/3  "), "\(narrow)")
             #expect(row.count <= Int(columns)!, "\(narrow)")
         }
+        let tight = try cli.run(["search", "owls"], environment: ["COLUMNS": "40"]).out
+        let prefix = try #require(tight.split(separator: "\n").dropFirst().first?.prefix(8))
+        #expect(try cli.must("episode", "show", String(prefix)).out.contains("Owls"), "\(tight)")
     }
 
     @Test("a refusal names the episode as people do, not by its id")

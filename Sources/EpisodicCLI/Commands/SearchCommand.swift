@@ -22,6 +22,9 @@ struct SearchCommand: ParsableCommand {
         if query.isEmpty { throw ValidationError("Give the words to search for.") }
     }
 
+    /// Columns the match keeps beside the episode's name before the name gives way to the id's prefix.
+    static let matchRoom = 26
+
     func run() throws {
         try Session.run(global) { session in
             let library = try session.library()
@@ -29,16 +32,19 @@ struct SearchCommand: ParsableCommand {
             let results = try library.search(query.joined(separator: " "), in: podcast, limit: limit)
             let (hits, problems) = (results.hits, results.problems)
             if global.json { return session.printJSON(hits.map(SearchHitRecord.init)) }
+            // The episode is what a user types back: never cut. As people name it, <podcast>/<number>,
+            // unless that leaves the match too little room on this terminal: then by its id's prefix.
+            let names = hits.map { hit in
+                hit.number.map { "\(hit.podcastName ?? hit.podcastID.description)/\($0)" } ?? String(hit.episodeID.description.prefix(8))
+            }
+            let byID = Terminal.width.map { width in (names.map { TerminalText($0).width }.max() ?? 0) + Self.matchRoom > width } ?? false
             var table = Table(
-                // The match is what a search answers: never left out; the episode is what a user types back:
-                // never cut. The title goes first on a narrow terminal.
+                // The match is what a search answers: never left out. The title goes first on a narrow terminal.
                 [.init(title: "EPISODE"), .init(title: "TITLE", flexible: true, dropOrder: 1), .init(title: "MATCH", flexible: true, answer: true)]
                     + (global.verbose ? [.init(title: "ID", dropOrder: 0)] : []))
-            for hit in hits {
-                // As people name an episode, and type it back: <podcast>/<number>.
-                let name = hit.number.map { "\(hit.podcastName ?? hit.podcastID.description)/\($0)" }
-                    ?? String(hit.episodeID.description.prefix(8))
-                table.append([name, hit.title, hit.snippet] + (global.verbose ? [String(hit.episodeID.description.prefix(8))] : []))
+            for (hit, name) in zip(hits, names) {
+                table.append([byID ? String(hit.episodeID.description.prefix(8)) : name, hit.title, hit.snippet]
+                    + (global.verbose ? [String(hit.episodeID.description.prefix(8))] : []))
             }
             session.printTable(table, empty: "Nothing matches.")
             if !problems.isEmpty {

@@ -101,6 +101,28 @@ struct BatchCLITests {
         #expect(try needs(cli, "Night Shift")[2] == ["convertTranscript", "setBackground"])
     }
 
+    @Test("podcast defaults --apply-to-existing changes the same settings in every episode, a command each; new ones start from them")
+    func defaultsApplied() throws {
+        // Given Night Shift's four episodes, one of them already at 96 pt
+        let cli = try library()
+        try cli.must("thumbnail", "settings", "Night Shift/2", "--font-size", "96")
+        let head = try cli.head()
+
+        // When the podcast's default size becomes 96 pt, applied to the episodes it has
+        let run = try cli.must("podcast", "defaults", "Night Shift", "--font-size", "96", "--apply-to-existing")
+
+        // Then the three others change, each in a commit of its own; Other's episode is left alone
+        #expect(run.out.contains("Changed the settings of 3 of 4 episodes; 1 had them already."), "\(run.out)")
+        #expect(try cli.head() == head + 4, "the defaults, then three episodes")
+        for number in 1...4 {
+            #expect(try cli.object("episode", "show", "Night Shift/\(number)")["thumbnailSettings"].flatMap { ($0 as? [String: Any])?["fontSize"] as? Double } == 96)
+        }
+        #expect(try cli.object("episode", "show", "Other/1")["thumbnailSettings"].flatMap { ($0 as? [String: Any])?["fontSize"] as? Double } == 72)
+        // And undo takes back one episode's change alone
+        try cli.must("undo", "--last")
+        #expect(try cli.object("episode", "show", "Night Shift/4")["thumbnailSettings"].flatMap { ($0 as? [String: Any])?["fontSize"] as? Double } == 72)
+    }
+
     @Test("one episode, or --outdated with --podcast or --all: anything else is a usage error, exit 64", arguments: [
         ["thumbnail", "render"],
         ["thumbnail", "render", "--outdated"],

@@ -172,21 +172,50 @@ struct PodcastCommands: ParsableCommand {
             commandName: "defaults",
             abstract: "Change the thumbnail settings new episodes start from.",
             discussion: """
-                Episodes made before keep their own settings.
+                Episodes made before keep their own settings, unless --apply-to-existing changes the same \
+                settings in each of the podcast's episodes too, each as a command of its own (undone one by one).
 
                 Examples:
                   episodic podcast defaults "Night Shift" --position bottom --color '#FFCC00'
                   episodic podcast defaults "Night Shift" --canvas 1920x1080 --scaling fit
                   episodic podcast defaults "Night Shift" --font Inter   an imported font
+                  episodic podcast defaults "Night Shift" --font-size 96 --apply-to-existing
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @OptionGroup var settings: ThumbnailSettingsOptions
+        @Flag(help: "Also change the same settings in every episode the podcast has, a command each.")
+        var applyToExisting = false
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), try settings.patch())))
+                let patch = try settings.patch()
+                try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), patch)))
+                guard applyToExisting else { return }
+                let library = try session.library()
+                let id = try library.resolve(PodcastReference.text(podcast))
+                let episodes = try library.episodes(EpisodeQuery(podcast: id, sort: .number))
+                let report = try library.submit(
+                    episodes.map { Submission(.patchThumbnailSettings(.id($0.id), patch)) }, actor: session.actor, keepGoing: true)
+                session.warnIfBehind(report)
+                var changed = 0, firstFailure: SubmitFailure?
+                for result in report.results {
+                    switch result {
+                    case .success(let outcome):
+                        if outcome.positions != nil { changed += 1 }
+                        session.printOutcome(outcome)
+                    case .failure(let failure):
+                        firstFailure = firstFailure ?? failure
+                        session.printRefusal(failure, episode: "\(podcast)/\(episodes[failure.index].number)")
+                    }
+                }
+                if !global.json && !global.quiet {
+                    let unchanged = report.results.count - changed - (report.results.filter { (try? $0.get()) == nil }.count)
+                    Terminal.say(TerminalText("Changed the settings of \(changed) of \(Amount.count(episodes.count, "episode"))"
+                        + (unchanged > 0 ? "; \(unchanged) had them already." : ".")))
+                }
+                if let firstFailure { throw ExitCode(ExitStatus(for: firstFailure).rawValue) }
             }
         }
     }

@@ -44,14 +44,14 @@ struct ReadmeCLITests {
     static func masked(_ lines: [String], home: String) -> [String] {
         lines.map { line in
             var text = line.replacingOccurrences(of: home, with: "/home/you")
-            text = text.replacing(/\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}))?/, with: "<time>")
-            text = text.replacing(/\b[0-9a-f]{64}\b/, with: "<hash>")
-            text = text.replacing(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/, with: "<uuid>")
-            text = text.replacing(/\b[0-9a-f]{8}\b/, with: "<id>")
-            text = text.replacing(/\d+(\.\d+)? s\b/, with: "<seconds>")
+            text = text.replacing(#/\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2} (UTC|[+-]\d{2}:\d{2}))?/#, with: "<time>")
+            text = text.replacing(#/\b[0-9a-f]{64}\b/#, with: "<hash>")
+            text = text.replacing(#/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/#, with: "<uuid>")
+            text = text.replacing(#/\b[0-9a-f]{8}\b/#, with: "<id>")
+            text = text.replacing(#/\d+(\.\d+)? s\b/#, with: "<seconds>")
             // Sizes of what holds times and ids: the log compresses them differently every run.
-            text = text.replacing(/\d+(\.\d+)? (KB|MB|bytes)\b/, with: "<size>")
-            text = text.replacing(/just now|\d+ seconds? ago|a minute ago|\d+ minutes ago/, with: "<ago>")
+            text = text.replacing(#/\d+(\.\d+)? (KB|MB|bytes)\b/#, with: "<size>")
+            text = text.replacing(#/just now|\d+ seconds? ago|a minute ago|\d+ minutes ago/#, with: "<ago>")
             return String(text.reversed().drop { $0 == " " }.reversed())
         }
     }

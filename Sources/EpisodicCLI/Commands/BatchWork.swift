@@ -1,7 +1,6 @@
 import ArgumentParser
 import Episodic
 import Foundation
-import PodcastDomain
 
 /// What a command that works on one episode takes to work on every episode that needs it, across a
 /// podcast or all of them: `--outdated` with `--podcast` or `--all`, and `--atomic`.

@@ -14,10 +14,10 @@ struct DigestColumns {
     /// The columns and functions `sql` creates.
     init(sql: String) {
         var expressions: [String: String] = [:], bodies: [String: String] = [:]
-        for match in sql.matches(of: /CREATE FUNCTION (\w+)\([^$]*?AS \$\$(.*?)\$\$;/.dotMatchesNewlines()) {
+        for match in sql.matches(of: #/CREATE FUNCTION (\w+)\([^$]*?AS \$\$(.*?)\$\$;/#.dotMatchesNewlines()) {
             bodies[String(match.1)] = String(match.2)
         }
-        for match in sql.matches(of: /ALTER TABLE (\w+) ADD COLUMN digest bytea GENERATED ALWAYS AS \((.*?)\) STORED;/.dotMatchesNewlines()) {
+        for match in sql.matches(of: #/ALTER TABLE (\w+) ADD COLUMN digest bytea GENERATED ALWAYS AS \((.*?)\) STORED;/#.dotMatchesNewlines()) {
             expressions[String(match.1)] = Self.normalized(String(match.2))
         }
         self.expressions = expressions

@@ -43,9 +43,9 @@ struct HeldDigests {
             let parts = line.split(separator: " ")
             guard parts.count == 2 else { return digests }
             switch parts[0] {
-            case "block" where partial.isEmpty && parts[1].wholeMatch(of: /[0-9a-f]{64}:([0-9a-f]{64})?/) != nil:
+            case "block" where partial.isEmpty && parts[1].wholeMatch(of: #/[0-9a-f]{64}:([0-9a-f]{64})?/#) != nil:
                 blocks.append(String(parts[1]))
-            case "row" where parts[1].wholeMatch(of: /[0-9a-f]{64}([0-9a-f]{64})?/) != nil:
+            case "row" where parts[1].wholeMatch(of: #/[0-9a-f]{64}([0-9a-f]{64})?/#) != nil:
                 partial.append(String(parts[1]))
             default: return digests
             }

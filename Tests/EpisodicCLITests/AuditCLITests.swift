@@ -33,6 +33,20 @@ struct AuditCLITests {
         #expect(narrow[3].contains("EpisodeRetitled") && narrow[3].contains("Show/1"), "\(narrow)")
     }
 
+    @Test("history at a narrow terminal shortens both values of a change, keeping the field and the arrow")
+    func historyFitsTheWidth() throws {
+        let cli = try given()
+        let long = "A title long enough to need the whole width of a narrow terminal, and then some more"
+        try cli.must("episode", "retitle", "Show/1", long)
+        let lines = try cli.run(["history", "Show/1"], environment: ["COLUMNS": "60"]).out.split(separator: "\n").map(String.init)
+        let change = try #require(lines.last)
+        #expect(change.count <= 60, "\(change)")
+        #expect(change.hasPrefix("    episode \"Show/1\" title: \"Eins\" → \"A title long"), "\(change)")
+        #expect(change.hasSuffix("…"), "\(change)")
+        // Piped, whole (as history words a long title: its first 59 characters)
+        #expect(try cli.must("history", "Show/1").out.contains("→ \"" + long.prefix(59) + "…\""))
+    }
+
     @Test("a publish date is said as its calendar day in the reply, history and log; one given with a time as its instant")
     func publishDateWords() throws {
         let cli = try given()

@@ -48,11 +48,26 @@ struct HistoryCommand: ParsableCommand {
                     } else if !change.parts.isEmpty {
                         say("    \(change.entity) \(change.fieldName): \(change.partsText)")
                     } else {
-                        say("    \(change.entity) \(change.fieldName): \(change.before) → \(change.after)")
+                        let head = TerminalText("    \(change.entity) \(change.fieldName): ")
+                        let (before, after) = Self.fitted(change.before, change.after, room: width.map { $0 - head.width - 3 })
+                        say(head + before + " → " + after)
                     }
                 }
             }
         }
+    }
+}
+
+extension HistoryCommand {
+    /// A change's values shortened to share `room` columns (nil: whole), rather than the line cut where
+    /// it ends: the shorter keeps its whole text when it can, and each keeps at least a few characters.
+    static func fitted(_ before: String, _ after: String, room: Int?) -> (TerminalText, TerminalText) {
+        let (old, new) = (TerminalText(before), TerminalText(after))
+        guard let room, old.width + new.width > room else { return (old, new) }
+        let half = max(room / 2, 8)
+        if old.width <= half { return (old, new.cut(to: max(room - old.width, 8))) }
+        if new.width <= half { return (old.cut(to: max(room - new.width, 8)), new) }
+        return (old.cut(to: half), new.cut(to: max(room - half, 8)))
     }
 }
 

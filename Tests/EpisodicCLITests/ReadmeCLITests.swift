@@ -82,8 +82,10 @@ struct ReadmeCLITests {
             }
         }
         if update {
-            // Each step's shown lines replaced by what it printed, the home folder as the README names it.
-            for (line, indent, step) in steps.reversed() {
+            // Each step's shown lines replaced by what it printed, the home folder as the README names it;
+            // a step that printed what is shown, ids and times aside, is left as it is.
+            for (line, indent, step) in steps.reversed()
+            where Self.masked(printed[line]!, home: home) != Self.masked(step.shown, home: home) {
                 let margin = String(repeating: " ", count: indent)
                 let shown = printed[line]!.map { $0.isEmpty ? "" : margin + $0.replacingOccurrences(of: home, with: "/home/you") }
                 lines.replaceSubrange((line + 1)..<(line + 1 + step.shown.count), with: shown)

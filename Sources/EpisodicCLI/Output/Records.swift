@@ -298,8 +298,11 @@ struct ThumbnailWarningRecord: Encodable {
 
 extension SubmitOutcome {
     /// The thumbnail the command rendered, if it rendered one.
-    var rendered: RenderedThumbnail? {
-        events.lazy.compactMap { if case .thumbnailRendered(let e) = $0 { e.thumbnail } else { nil } }.first
+    var rendered: RenderedThumbnail? { renderedEvent?.thumbnail }
+
+    /// The event that recorded the thumbnail the command rendered, if it rendered one.
+    var renderedEvent: ThumbnailRendered? {
+        events.lazy.compactMap { if case .thumbnailRendered(let e) = $0 { e } else { nil } }.first
     }
 }
 

@@ -144,7 +144,9 @@ struct Session {
             printJSON(record)
         } else {
             Terminal.say(TerminalText(Self.words(outcome)))
-            if let rendered = outcome.rendered { Terminal.say(TerminalText(Self.drawnSize(rendered))) }
+            if let rendered = outcome.rendered {
+                Terminal.say(TerminalText(Self.drawnSize(rendered) + (drawnOnArtwork(outcome) ? " Drawn on the podcast's artwork." : "")))
+            }
             if options.verbose { Terminal.say(TerminalText("  " + OutcomeRecord(outcome).sentence)) }
             if outcome.events.contains(where: \.isDeletion) {
                 Terminal.say("To bring it back: episodic undo \(outcome.commandID.description.prefix(8))")
@@ -152,6 +154,16 @@ struct Session {
             for warning in outcome.warnings { Terminal.printError("warning: \(warning)") }
             for warning in outcome.thumbnailWarnings { Terminal.printError("warning: \(warning)") }
         }
+    }
+
+    /// Whether the thumbnail `outcome` rendered is drawn on its podcast's artwork (the background a new
+    /// episode starts with when the podcast has no default background). False when that cannot be read.
+    private func drawnOnArtwork(_ outcome: SubmitOutcome) -> Bool {
+        guard let event = outcome.renderedEvent, let library = try? library(),
+            let podcast = try? library.episodeDetail(event.episodeID)?.podcastID,
+            let artwork = try? library.podcasts().first(where: { $0.id == podcast })?.artwork
+        else { return false }
+        return event.thumbnail.inputs.background.blob == artwork
     }
 
     /// `Text drawn at 112 pt (shrunk from 160 pt to fit).`

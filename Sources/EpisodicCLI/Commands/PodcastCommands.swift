@@ -199,11 +199,11 @@ struct PodcastCommands: ParsableCommand {
                 let report = try library.submit(
                     episodes.map { Submission(.patchThumbnailSettings(.id($0.id), patch)) }, actor: session.actor, keepGoing: true)
                 session.warnIfBehind(report)
-                var changed = 0, firstFailure: SubmitFailure?
+                var changed = 0, unchanged = 0, firstFailure: SubmitFailure?
                 for result in report.results {
                     switch result {
                     case .success(let outcome):
-                        if outcome.positions != nil { changed += 1 }
+                        if outcome.positions != nil { changed += 1 } else { unchanged += 1 }
                         session.printOutcome(outcome)
                     case .failure(let failure):
                         firstFailure = firstFailure ?? failure
@@ -211,7 +211,6 @@ struct PodcastCommands: ParsableCommand {
                     }
                 }
                 if !global.json && !global.quiet {
-                    let unchanged = report.results.count - changed - (report.results.filter { (try? $0.get()) == nil }.count)
                     Terminal.say(TerminalText("Changed the settings of \(changed) of \(Amount.count(episodes.count, "episode"))"
                         + (unchanged > 0 ? "; \(unchanged) had them already." : ".")))
                 }

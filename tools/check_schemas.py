@@ -47,7 +47,9 @@ UNSAMPLED = {("EpisodeCreated", 1), ("TranscriptImported", 1), ("TranscriptRepla
              ("PodcastCreated", 1), ("PodcastThumbnailDefaultsChanged", 1), ("PodcastRestored", 1), ("EpisodeCreated", 2),
              ("ThumbnailSettingsChanged", 1), ("ThumbnailRendered", 1), ("EpisodeRestored", 2),
              # Podcasts before the default background.
-             ("EpisodeCreated", 3), ("PodcastRestored", 2)}
+             ("EpisodeCreated", 3), ("PodcastRestored", 2),
+             # Thumbnail text before it was a choice of number, title or words.
+             ("EpisodeCreated", 4), ("PodcastRestored", 3), ("EpisodeRestored", 3), ("ThumbnailTextChanged", 1)}
 
 # The optional stored properties of the Swift types (the rest are required), stated here a second time
 # so that the negative checks can tell a required field from an optional one without trusting the schema.
@@ -66,8 +68,10 @@ NESTED_OPTIONAL = {
     "SubtitlesRef": set(),
     "ThumbnailSettings": {"fontName"},
     "ThumbnailInputs": {"overlay"},
+    "ThumbnailTextChoice": set(),
     "RenderedThumbnail": {"inputsDigest"},
     "Podcast": {"description", "artwork", "defaultOverlay", "defaultBackground"},
+    # thumbnailText: optional before EpisodeRestored version 4, which requires it.
     "Episode": {"description", "publishDate", "thumbnailText", "transcript", "subtitles", "background", "overlay",
                 "thumbnail"},
 }
@@ -76,6 +80,8 @@ NESTED_OPTIONAL = {
 def nested_kind(value):
     """Which Swift type a nested object of a payload is, from its keys."""
     keys = set(value)
+    if "kind" in keys and keys <= {"kind", "text"}:
+        return "ThumbnailTextChoice"
     if "sha256" in keys:
         return "BlobRef"
     if "cueCount" in keys:
@@ -110,7 +116,7 @@ NUMBER_FIELDS = {
 ID_FIELDS = {"id", "podcastID", "episodeID"}
 TIME_FIELDS = {"createdAt", "publishDate"}
 COLOUR_FIELDS = {"fontColorHex", "outlineColorHex"}
-ENUM_FIELDS = {"format", "backgroundScaling", "textFit", "overlayPlacement"}
+ENUM_FIELDS = {"format", "backgroundScaling", "textFit", "overlayPlacement", "kind"}
 # Control characters (C0, DEL, C1) no text field holds, stated here a second time as ControlCharacter.swift
 # gives them: each one is put inside a text, where trimming cannot remove it. A description may hold LF and
 # CR, and no other.
@@ -473,7 +479,7 @@ SETTING_OUT_OF_RANGE = {
 # in ScriptLine.swift, so that the broken and lenient lines do not trust the schemas.
 NULL_CLEARS = {
     "podcast.describe": {"description"}, "episode.describe": {"description"},
-    "episode.publish-date": {"publishDate"}, "thumbnail.text": {"text"},
+    "episode.publish-date": {"publishDate"}, "thumbnail.text": {"text"}, "podcast.text": {"text"},
 }
 # Two characters the patterns must get right: U+00A0 is white space the domain trims, and U+2028 is a
 # line break to it, so a one-line text cannot hold one.
@@ -689,7 +695,7 @@ def broken_value(name, key, value, optional):
     if key in COMMAND_TEXT:
         limit, one_line = COMMAND_TEXT[key]
         yield from broken_text(key, value, limit, one_line, blank_allowed=key == "description")
-    elif key == "text" and name == "thumbnail.text":
+    elif key == "text" and name in ("thumbnail.text", "podcast.text"):
         yield from broken_text(key, value, THUMBNAIL_TEXT_LIMIT, False, blank_allowed=True)
     elif key == "text":
         yield "text empty", ""
@@ -757,7 +763,7 @@ def lenient_lines(name, line):
             limit, one_line = COMMAND_TEXT[key]
             for what, text in lenient_text(key, value, limit, one_line, blank_allowed=key == "description"):
                 yield what, {**line, key: text}
-        elif key == "text" and name == "thumbnail.text":
+        elif key == "text" and name in ("thumbnail.text", "podcast.text"):
             for what, text in lenient_text(key, value, THUMBNAIL_TEXT_LIMIT, False, blank_allowed=True):
                 yield what, {**line, key: text}
         elif key == "id":

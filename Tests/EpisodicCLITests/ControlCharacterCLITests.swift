@@ -49,7 +49,7 @@ struct ControlCharacterCLITests {
             (CommandID(UUID()), [.episodeCreated(EpisodeCreated(
                 episodeID: Self.episode, podcastID: Self.podcast, title: Self.episodeTitle, number: 1,
                 description: Self.episodeDescription, publishDate: nil, createdAt: time, thumbnailSettings: .defaults, overlay: nil))]),
-            (CommandID(UUID()), [.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Self.episode, text: Self.thumbnailText))]),
+            (CommandID(UUID()), [.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Self.episode, text: .custom(Self.thumbnailText)))]),
             (CommandID(UUID()), [.thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: Self.episode, settings: settings))]),
             (CommandID(UUID()), [.transcriptImported(TranscriptImported(episodeID: Self.episode, transcript: transcript, warnings: []))]),
             (CommandID(UUID()), [.fontImported(FontImported(name: Self.fontName, font: font))]),

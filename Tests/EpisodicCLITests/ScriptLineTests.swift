@@ -196,7 +196,7 @@ struct ScriptLineTests {
         let cleared = try Self.submission(start + #","\#(key)":null}"#)
         switch cleared.action {
         case .podcast(_, .describe(nil)), .episode(_, .describe(nil)), .episode(_, .setPublishDate(nil)),
-             .episode(_, .changeThumbnailText(nil)):
+             .episode(_, .changeThumbnailText(.episodeNumber)), .podcast(_, .changeDefaultThumbnailText(.episodeNumber)):
             break
         default:
             Issue.record("null should clear \(key): \(cleared.action)")

@@ -120,7 +120,7 @@ struct FontAndThumbnailTests {
     func renderInABatch() throws {
         let (studio, episode) = try Self.studioWithBackground()
         let outcomes = try studio.must(
-            try .setOverlay(Studio.image, of: .id(episode)), Submission(.episode(.id(episode), .changeThumbnailText("Pilot"))),
+            try .setOverlay(Studio.image, of: .id(episode)), Submission(.episode(.id(episode), .changeThumbnailText(.custom("Pilot")))),
             Submission(.renderThumbnail(.id(episode))), atomic: true)
         #expect(outcomes.map(\.name) == ["thumbnail.overlay", "thumbnail.text", "thumbnail.render"])
         let rendered = try studio.library.liveEpisode(episode)

@@ -89,11 +89,11 @@ struct PreparedInputsTests {
         // When a batch changes the thumbnail's text and renders it, and the other writer changes the
         // text each time the batch lets the lock go
         let batch: [Submission] = [
-            Submission(.episode(.id(id), .changeThumbnailText("Ours"))), Submission(.renderThumbnail(.text("Show/1"))),
+            Submission(.episode(.id(id), .changeThumbnailText(.custom("Ours")))), Submission(.renderThumbnail(.text("Show/1"))),
         ]
         let report = try studio.library.submit(batch, actor: "tester", clock: studio.tick, acknowledged: { _ in
             changes += 1
-            _ = try? other.submit([Submission(.episode(.id(id), .changeThumbnailText("Theirs \(changes)")))], actor: "other")
+            _ = try? other.submit([Submission(.episode(.id(id), .changeThumbnailText(.custom("Theirs \(changes)"))))], actor: "other")
         })
 
         // Then the text is changed, and the render refused as busy after being made three times, nothing of it written
@@ -105,7 +105,7 @@ struct PreparedInputsTests {
         // that found the render missing, and once the batch was over.)
         #expect(changes == 2 + Library.inputWorkAttempts)
         let episode = try Library(at: studio.folder + "/library").liveEpisode(id)
-        #expect(episode.thumbnail == nil && episode.thumbnailText == "Theirs \(changes)")
+        #expect(episode.thumbnail == nil && episode.thumbnailText == .custom("Theirs \(changes)"))
     }
 
     @Test("a batch of imports decides as each command's own check would: warnings kept, a strict defect refused")

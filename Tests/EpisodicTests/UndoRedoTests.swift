@@ -82,7 +82,7 @@ struct UndoRedoTests {
             patch.outlineEnabled = false
             return Submission(.patchThumbnailSettings(.id(base.first), patch))
         },
-        Scenario(event: "ThumbnailTextChanged") { _, base in Submission(.episode(.id(base.first), .changeThumbnailText("Pilot!"))) },
+        Scenario(event: "ThumbnailTextChanged") { _, base in Submission(.episode(.id(base.first), .changeThumbnailText(.custom("Pilot!")))) },
         Scenario(
             event: "ThumbnailRendered",
             setup: { studio, base in

@@ -145,7 +145,7 @@ struct ReadModelTests {
         #expect(detail.number == 42)
         #expect(detail.description == "First one")
         #expect(detail.thumbnailSettings.fontSize == 90)
-        #expect(detail.thumbnailText == "EP 42")
+        #expect(detail.thumbnailText == .episodeNumber && detail.thumbnailWords == "EP 42")
         #expect(detail.overlay == TestContent.image("overlay"))
         #expect(detail.publishDate == Timestamp(rawValue: Scene.monday.rawValue + 3 * 86_400_000))
         #expect(detail.updatedAt > detail.createdAt)

@@ -101,7 +101,7 @@ struct ReplayPropertyTests {
                 let detail = try #require(try readModel.episode(episode.id))
                 #expect(detail.description == episode.description)
                 #expect(detail.thumbnailSettings == episode.thumbnailSettings)
-                #expect(detail.thumbnailText == episode.effectiveThumbnailText)
+                #expect(detail.thumbnailText == episode.thumbnailText && detail.thumbnailWords == episode.effectiveThumbnailText)
                 #expect(detail.transcript == episode.transcript)
                 #expect(detail.subtitles == episode.subtitles)
                 #expect(detail.background == episode.background)

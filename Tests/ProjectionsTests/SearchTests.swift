@@ -339,7 +339,7 @@ enum SearchPool {
         case 11...14: return Scene.importTranscript(n, transcript)
         case 15, 16: return Scene.on(n, .clearTranscript)
         case 17: return Scene.on(n, .delete)
-        default: return Scene.on(n, .changeThumbnailText(title))
+        default: return Scene.on(n, .changeThumbnailText(.custom(title)))
         }
     }
 }

@@ -45,6 +45,7 @@ extension HistoryEntry.Change {
         case .defaultOverlay: "default overlay"
         case .defaultBackground: "default background"
         case .thumbnailDefaults: "thumbnail defaults"
+        case .defaultThumbnailText: "default thumbnail text"
         case .publishDate: "publish date"
         case .thumbnailSettings: "thumbnail settings"
         case .thumbnailText: "thumbnail text"

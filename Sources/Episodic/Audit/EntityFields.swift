@@ -31,6 +31,7 @@ enum EntityFields {
         .init(.artwork, \.artwork, FieldText.image), .init(.defaultOverlay, \.defaultOverlay, FieldText.image),
         .init(.defaultBackground, \.defaultBackground, FieldText.image),
         .settings(.thumbnailDefaults, \.thumbnailDefaults),
+        .init(.defaultThumbnailText, \.defaultThumbnailText, FieldText.thumbnailText),
     ]
 
     static let episode: [EntityFieldReader<Episode>] = [
@@ -39,6 +40,6 @@ enum EntityFields {
         .init(.transcript, \.transcript, FieldText.blob), .init(.subtitles, \.subtitles, FieldText.subtitles),
         .init(.background, \.background, FieldText.image), .init(.overlay, \.overlay, FieldText.image),
         .settings(.thumbnailSettings, \.thumbnailSettings),
-        .init(.thumbnailText, \.effectiveThumbnailText, FieldText.text), .init(.thumbnail, \.thumbnail, FieldText.thumbnail),
+        .init(.thumbnailText, \.thumbnailText, FieldText.thumbnailText), .init(.thumbnail, \.thumbnail, FieldText.thumbnail),
     ]
 }

@@ -15,6 +15,7 @@ enum EventSummary {
         case .podcastDefaultBackgroundSet(let e): "default background \(FieldText.image(e.background))"
         case .podcastDefaultBackgroundCleared: "default background none"
         case .podcastThumbnailDefaultsChanged(let e): "thumbnail defaults \(FieldText.settingsAgainstDefaults(e.thumbnailDefaults))"
+        case .podcastDefaultTextChanged(let e): "default thumbnail text \(FieldText.thumbnailText(e.text))"
         case .podcastDeleted: "deleted"
         case .podcastRestored(let e): "restored as \(FieldText.text(e.podcast.name))"
         case .episodeCreated(let e):
@@ -35,7 +36,7 @@ enum EventSummary {
         case .thumbnailOverlaySet(let e): "overlay \(FieldText.image(e.overlay))"
         case .thumbnailOverlayCleared: "overlay none"
         case .thumbnailSettingsChanged(let e): "thumbnail settings \(FieldText.settingsAgainstDefaults(e.settings))"
-        case .thumbnailTextChanged(let e): "thumbnail text \(e.text.map { FieldText.text($0) } ?? "default")"
+        case .thumbnailTextChanged(let e): "thumbnail text \(FieldText.thumbnailText(e.text))"
         case .thumbnailRendered(let e): "thumbnail \(FieldText.thumbnail(e.thumbnail))"
         case .thumbnailDiscarded: "thumbnail none"
         case .thumbnailFontRemoved(let e): "thumbnail outdated: its font \(FieldText.text(e.fontName)) was removed"

@@ -26,6 +26,15 @@ enum FieldText {
         return "\(size(ref.byteCount)) (sha256 \(ref.sha256.prefix(8)))"
     }
 
+    /// The choice, not the words it draws: following the title is one value however the title changes.
+    static func thumbnailText(_ value: ThumbnailText) -> String {
+        switch value {
+        case .episodeNumber: "EP <number>"
+        case .title: "the title"
+        case .custom(let words): text(words)
+        }
+    }
+
     static func image(_ ref: ImageRef?) -> String {
         guard let ref else { return "none" }
         return "\(ref.width)x\(ref.height), " + blob(ref.blob)

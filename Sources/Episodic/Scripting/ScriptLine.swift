@@ -22,6 +22,8 @@ struct ScriptLine {
         "podcast.background": (["podcast", "file"], []),
         "podcast.background.clear": (["podcast"], []),
         "podcast.defaults": (["podcast", "settings"], []),
+        "podcast.text": (["podcast", "text"], []),
+        "podcast.text.from-title": (["podcast"], []),
         "podcast.delete": (["podcast"], []),
         "episode.create": (["podcast", "title"], ["number", "publishDate", "description", "id"]),
         "episode.retitle": (["episode", "title"], []),
@@ -37,6 +39,7 @@ struct ScriptLine {
         "thumbnail.overlay.clear": (["episode"], []),
         "thumbnail.settings": (["episode", "settings"], []),
         "thumbnail.text": (["episode", "text"], []),
+        "thumbnail.text.from-title": (["episode"], []),
         "thumbnail.render": (["episode"], []),
         "font.import": (["file"], ["name"]),
         "font.remove": (["name"], ["force"]),
@@ -82,6 +85,8 @@ struct ScriptLine {
         case "podcast.background": return try fileSubmission(readFile) { try .setDefaultBackground($0, of: podcast()) }
         case "podcast.background.clear": return Submission(.podcast(try podcast(), .clearDefaultBackground))
         case "podcast.defaults": return Submission(.patchThumbnailDefaults(try podcast(), try settings()))
+        case "podcast.text": return Submission(.podcast(try podcast(), .changeDefaultThumbnailText(try customText())))
+        case "podcast.text.from-title": return Submission(.podcast(try podcast(), .changeDefaultThumbnailText(.title)))
         case "podcast.delete": return Submission(.podcast(try podcast(), .delete))
         case "episode.create":
             let id = try optionalID("id") ?? EpisodeID(UUID())
@@ -101,7 +106,8 @@ struct ScriptLine {
         case "thumbnail.overlay": return try fileSubmission(readFile) { try .setOverlay($0, of: episode()) }
         case "thumbnail.overlay.clear": return Submission(.episode(try episode(), .clearOverlay))
         case "thumbnail.settings": return Submission(.patchThumbnailSettings(try episode(), try settings()))
-        case "thumbnail.text": return Submission(.episode(try episode(), .changeThumbnailText(try optionalString("text"))))
+        case "thumbnail.text": return Submission(.episode(try episode(), .changeThumbnailText(try customText())))
+        case "thumbnail.text.from-title": return Submission(.episode(try episode(), .changeThumbnailText(.title)))
         case "thumbnail.render": return Submission(.renderThumbnail(try episode()))
         case "font.import":
             let path = try string("file")
@@ -116,6 +122,9 @@ struct ScriptLine {
 
     private func podcast() throws(Reason) -> PodcastReference { .text(try string("podcast")) }
     private func episode() throws(Reason) -> EpisodeReference { .text(try string("episode")) }
+
+    /// The `text` field of a thumbnail text command: words of one's own, or (null) the episode's number.
+    private func customText() throws(Reason) -> ThumbnailText { ThumbnailText(custom: try optionalString("text")) }
 
     private func string(_ key: String) throws(Reason) -> String {
         guard let value = fields[key] else { throw .missing(key) }

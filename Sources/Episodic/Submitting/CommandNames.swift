@@ -16,6 +16,7 @@ extension PodcastCommand {
         case .setDefaultBackground: "podcast.background"
         case .clearDefaultBackground: "podcast.background.clear"
         case .changeThumbnailDefaults: "podcast.defaults"
+        case .changeDefaultThumbnailText(let text): text == .title ? "podcast.text.from-title" : "podcast.text"
         case .delete: "podcast.delete"
         }
     }
@@ -37,7 +38,7 @@ extension EpisodeCommand {
         case .setOverlay: "thumbnail.overlay"
         case .clearOverlay: "thumbnail.overlay.clear"
         case .changeThumbnailSettings: "thumbnail.settings"
-        case .changeThumbnailText: "thumbnail.text"
+        case .changeThumbnailText(let text): text == .title ? "thumbnail.text.from-title" : "thumbnail.text"
         case .recordThumbnail: "thumbnail.render"
         }
     }

@@ -4,6 +4,9 @@ import PodcastDomain
 /// Applied when the command runs, under the writer lock, so a change made meanwhile by someone else
 /// to another setting is kept.
 public struct ThumbnailSettingsPatch: Hashable, Sendable, Decodable {
+    /// True when it changes no setting.
+    public var isEmpty: Bool { self == ThumbnailSettingsPatch() }
+
     /// Absent: keep the font. `.some(nil)`: the renderer's default font.
     public var fontName: String??
     public var fontSize: Double?

@@ -170,49 +170,76 @@ struct PodcastCommands: ParsableCommand {
     struct Defaults: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "defaults",
-            abstract: "Change the thumbnail settings new episodes start from.",
+            abstract: "Change the thumbnail settings and text new episodes start from.",
             discussion: """
-                Episodes made before keep their own settings, unless --apply-to-existing changes the same \
-                settings in each of the podcast's episodes too, each as a command of its own (undone one by one).
+                Episodes made before keep their own, unless --apply-to-existing changes the same settings \
+                and text in each of the podcast's episodes too, each as a command of its own (undone one by \
+                one). Settings and text given together are two commands.
 
                 Examples:
                   episodic podcast defaults "Night Shift" --position bottom --color '#FFCC00'
                   episodic podcast defaults "Night Shift" --canvas 1920x1080 --scaling fit
                   episodic podcast defaults "Night Shift" --font Inter   an imported font
+                  episodic podcast defaults "Night Shift" --text-from-title   say the title
                   episodic podcast defaults "Night Shift" --font-size 96 --apply-to-existing
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The podcast.", completion: .podcastNames) var podcast: String
         @OptionGroup var settings: ThumbnailSettingsOptions
-        @Flag(help: "Also change the same settings in every episode the podcast has, a command each.")
+        @Option(help: ArgumentHelp("Words new episodes' thumbnails say instead of EP <number>.", valueName: "text"))
+        var text: String?
+        @Flag(help: "New episodes' thumbnails say their title, following it.")
+        var textFromTitle = false
+        @Flag(help: "New episodes' thumbnails say EP <number>.")
+        var textDefault = false
+        @Flag(help: "Also change the same settings and text in every episode the podcast has, a command each.")
         var applyToExisting = false
+
+        func validate() throws { _ = try textChoice() }
+
+        private func textChoice() throws -> ThumbnailText? {
+            try ThumbnailTextChoice.choice(
+                words: text, fromTitle: textFromTitle, number: textDefault,
+                else: ValidationError("Give one of --text, --text-from-title and --text-default."))
+        }
 
         func run() throws {
             try Session.run(global, actor: who) { session in
                 let patch = try settings.patch()
-                try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), patch)))
+                let text = try textChoice()
+                // With neither, the empty patch is what says there is nothing to change.
+                if !patch.isEmpty || text == nil { try session.submit(Submission(.patchThumbnailDefaults(.text(podcast), patch))) }
+                if let text { try session.submit(Submission(.podcast(.text(podcast), .changeDefaultThumbnailText(text)))) }
                 guard applyToExisting else { return }
                 let library = try session.library()
                 let id = try library.resolve(PodcastReference.text(podcast))
                 let episodes = try library.episodes(EpisodeQuery(podcast: id, sort: .number))
-                let report = try library.submit(
-                    episodes.map { Submission(.patchThumbnailSettings(.id($0.id), patch)) }, actor: session.actor, keepGoing: true)
+                func changes(_ episode: EpisodeReference) -> [Submission] {
+                    (patch.isEmpty ? [] : [Submission(.patchThumbnailSettings(episode, patch))])
+                        + (text.map { [Submission(.episode(episode, .changeThumbnailText($0)))] } ?? [])
+                }
+                let perEpisode = (patch.isEmpty ? 0 : 1) + (text == nil ? 0 : 1)
+                let report = try library.submit(episodes.flatMap { changes(.id($0.id)) }, actor: session.actor, keepGoing: true)
                 session.warnIfBehind(report)
-                var changed = 0, unchanged = 0, firstFailure: SubmitFailure?
-                for result in report.results {
+                // Episodes by their index in `episodes`: submission `i` is for episode `i / perEpisode`.
+                var changed = Set<Int>(), refused = Set<Int>(), firstFailure: SubmitFailure?
+                for (index, result) in report.results.enumerated() {
                     switch result {
                     case .success(let outcome):
-                        if outcome.positions != nil { changed += 1 } else { unchanged += 1 }
+                        if outcome.positions != nil { changed.insert(index / perEpisode) }
                         session.printOutcome(outcome)
                     case .failure(let failure):
                         firstFailure = firstFailure ?? failure
-                        session.printRefusal(failure, episode: "\(podcast)/\(episodes[failure.index].number)")
+                        refused.insert(index / perEpisode)
+                        session.printRefusal(failure, episode: "\(podcast)/\(episodes[index / perEpisode].number)")
                     }
                 }
+                let unchanged = episodes.count - changed.union(refused).count
                 if !global.json && !global.quiet {
-                    Terminal.say(TerminalText("Changed the settings of \(changed) of \(Amount.count(episodes.count, "episode"))"
-                        + (unchanged > 0 ? "; \(unchanged) had them already." : ".")))
+                    let what = patch.isEmpty ? "text" : text == nil ? "settings" : "settings and text"
+                    Terminal.say(TerminalText("Changed the \(what) of \(changed.count) of \(Amount.count(episodes.count, "episode"))"
+                        + (unchanged > 0 ? "; \(unchanged) had \(patch.isEmpty ? "it" : "them") already." : ".")))
                 }
                 if let firstFailure { throw ExitCode(ExitStatus(for: firstFailure).rawValue) }
             }

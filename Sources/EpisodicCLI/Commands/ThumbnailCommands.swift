@@ -82,26 +82,29 @@ struct ThumbnailCommands: ParsableCommand {
     struct Text: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "text",
-            abstract: "Set the text drawn on the thumbnail (line breaks start new lines); --default goes back to EP <number>.",
+            abstract: "Set the text drawn on the thumbnail (line breaks start new lines), or draw the title or EP <number>.",
             discussion: """
+                A new episode says what its podcast's default says (`podcast defaults --text`): EP <number> \
+                unless changed. With --from-title the thumbnail says the episode's title, and follows it: a \
+                retitle makes the thumbnail outdated, to be rendered again.
+
                 Examples:
                   episodic thumbnail text "Night Shift/3" "The 3 a.m. caller"
-                  episodic thumbnail text "Night Shift/3" "$(printf 'The 3 a.m. caller\nPart two')"   two lines
-                  episodic thumbnail text "Night Shift/3" --default             EP 3 again
+                  episodic thumbnail text "Night Shift/3" "$(printf 'The caller\\nPart two')"
+                  episodic thumbnail text "Night Shift/3" --from-title   its title
+                  episodic thumbnail text "Night Shift/3" --default      EP 3 again
                 """)
         @OptionGroup var global: GlobalOptions
         @OptionGroup var who: ActorOption
         @Argument(help: "The episode.", completion: .episodeNames) var episode: String
         @Argument(help: "The text.") var text: String?
-        @Flag(name: .customLong("default"), help: "Draw the default text, EP <number>.") var useDefault = false
+        @OptionGroup var choice: ThumbnailTextChoice
 
-        func validate() throws {
-            if (text == nil) == !useDefault { throw ValidationError("Give the text, or --default.") }
-        }
+        func validate() throws { _ = try choice.text(text) }
 
         func run() throws {
             try Session.run(global, actor: who) { session in
-                try session.submit(Submission(.episode(.text(episode), .changeThumbnailText(text))))
+                try session.submit(Submission(.episode(.text(episode), .changeThumbnailText(try choice.text(text)))))
             }
         }
     }

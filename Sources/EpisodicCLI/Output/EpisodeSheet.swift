@@ -34,7 +34,7 @@ enum EpisodeSheet {
             ("thumbnail", episode.thumbnail.map {
                 "\($0.format.rawValue), " + image($0.image) + ", text drawn at \(number($0.drawnFontSize)) pt"
             } ?? "–"),
-            ("thumbnail text", episode.effectiveThumbnailText),
+            ("thumbnail text", episode.effectiveThumbnailText + (episode.thumbnailText == .title ? " (follows the title)" : "")),
         ] + settingsRows(episode.thumbnailSettings)
         if episode.subtitlesOutdated { rows[9].1 += " (outdated: the transcript changed since)" }
         if let thumbnail = episode.thumbnail, episode.thumbnailOutdated {

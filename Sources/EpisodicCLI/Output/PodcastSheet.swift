@@ -10,6 +10,16 @@ enum PodcastSheet {
             ("artwork", podcast.artwork.map(EpisodeSheet.image) ?? "–"),
             ("default overlay", podcast.defaultOverlay.map(EpisodeSheet.image) ?? "–"),
             ("default background", podcast.defaultBackground.map(EpisodeSheet.image) ?? (podcast.artwork == nil ? "–" : "the artwork")),
-        ] + EpisodeSheet.settingsRows(podcast.thumbnailDefaults).map { ("default " + $0.0, $0.1) })
+        ] + EpisodeSheet.settingsRows(podcast.thumbnailDefaults).map { ("default " + $0.0, $0.1) }
+          + [("default text", text(podcast.defaultThumbnailText))])
+    }
+
+    /// What new episodes' thumbnails say, as `podcast defaults` sets it.
+    private static func text(_ text: ThumbnailText) -> String {
+        switch text {
+        case .episodeNumber: "EP <number>"
+        case .title: "the episode's title"
+        case .custom(let words): words
+        }
     }
 }

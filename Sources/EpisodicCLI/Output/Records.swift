@@ -186,7 +186,9 @@ struct EpisodeDetailRecord: Encodable {
     var createdAt: Timestamp
     var updatedAt: Timestamp
     var thumbnailSettings: ThumbnailSettings
+    /// The words the thumbnail draws now.
     var thumbnailText: String
+    var thumbnailTextSource: ThumbnailTextSource
     var transcript: BlobRef?
     /// The transcript's defects read past at import; absent when there are none.
     var transcriptWarnings: [TranscriptWarningRecord]?
@@ -207,7 +209,8 @@ struct EpisodeDetailRecord: Encodable {
         createdAt = episode.createdAt
         updatedAt = episode.updatedAt
         thumbnailSettings = episode.thumbnailSettings
-        thumbnailText = episode.thumbnailText
+        thumbnailText = episode.thumbnailWords
+        thumbnailTextSource = ThumbnailTextSource(episode.thumbnailText)
         transcript = episode.transcript
         transcriptWarnings = episode.transcriptWarnings.isEmpty ? nil : episode.transcriptWarnings.map(TranscriptWarningRecord.init)
         subtitles = episode.subtitles
@@ -321,5 +324,18 @@ struct DeletedEpisodeRecord: Encodable {
         number = episode.number
         title = episode.title
         self.deletedBy = deletedBy?.description
+    }
+}
+
+/// Where a thumbnail's words come from: `EP <number>`, the episode's title, or words of the user's own.
+enum ThumbnailTextSource: String, Encodable {
+    case number, title, custom
+
+    init(_ text: ThumbnailText) {
+        switch text {
+        case .episodeNumber: self = .number
+        case .title: self = .title
+        case .custom: self = .custom
+        }
     }
 }

@@ -5,7 +5,7 @@ import PodcastDomain
 public enum KeptStates {
     /// Names the encoding and the deciders' `evolve` as they stand. Bump it whenever a state's fields or
     /// an `evolve` change: a fold kept by another build is then passed over, and the stream folded again.
-    public static let format = "episodic-state-2"
+    public static let format = "episodic-state-3"
 
     /// The state of `aggregate` in `state`, encoded; nil for the fonts and log streams, which are short and never kept.
     public static func encode(_ aggregate: AggregateKey, of state: LibraryState) -> [UInt8]? {

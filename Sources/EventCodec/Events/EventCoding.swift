@@ -7,7 +7,7 @@ import PodcastDomain
 /// Encoding is deterministic (sorted keys), so the same event always gives the same bytes. Decoding
 /// accepts every schema version this build knows, upcasting older ones (see ``Upcasting``).
 public enum EventCoding {
-    /// A payload that cannot be read.
+    /// A payload that cannot be read. Its description is a clause, for a sentence about the event.
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         case unknownType(String)
         case newerSchema(type: String, found: Int, supported: Int)
@@ -16,11 +16,11 @@ public enum EventCoding {
         public var description: String {
             switch self {
             case .unknownType(let type):
-                "unknown event type \(type); it was written by another program or a newer Episodic."
+                "unknown event type \(type); it was written by another program or a newer Episodic"
             case let .newerSchema(type, found, supported):
-                "\(type) version \(found) is newer than this build reads (up to \(supported)). Upgrade Episodic."
+                "\(type) version \(found) is newer than this build reads (up to \(supported)); upgrade Episodic"
             case let .malformed(type, version, reason):
-                "\(type) version \(version) cannot be read: \(reason)."
+                "\(type) version \(version) cannot be read: \(reason)"
             }
         }
     }

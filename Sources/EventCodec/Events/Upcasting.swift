@@ -53,7 +53,24 @@ public enum Upcasting {
                 $0.updating("thumbnailSettings", with: beforeFitting).updating("thumbnail", with: renderBeforeFitting)
             }
         },
+        // Thumbnail text became a choice (the number, the title, or words of one's own) that podcasts keep
+        // a default of. It was a string, or null (or left out) for the number; episodes were created
+        // saying their number, and podcasts had no default but that.
+        Step(type: ThumbnailTextChanged.type, version: 1) { $0.merging(["text": thumbnailText($0["text"])]) { $1 } },
+        Step(type: EpisodeCreated.type, version: 4) { $0.merging(["thumbnailText": thumbnailText(nil)]) { $1 } },
+        Step(type: EpisodeRestored.type, version: 3) { old in
+            old.updating("episode") { $0.merging(["thumbnailText": thumbnailText($0["thumbnailText"])]) { $1 } }
+        },
+        Step(type: PodcastRestored.type, version: 3) { old in
+            old.updating("podcast") { $0.merging(["defaultThumbnailText": thumbnailText(nil)]) { $1 } }
+        },
     ]
+
+    /// Thumbnail text as written before it was a choice: a string, or null for the number.
+    private static func thumbnailText(_ old: Any?) -> [String: Any] {
+        guard let text = old as? String else { return ["kind": "episodeNumber"] }
+        return ["kind": "custom", "text": text]
+    }
 
     /// Settings as written before fitting, with the values that mean what they drew.
     private static func beforeFitting(_ settings: [String: Any]) -> [String: Any] {

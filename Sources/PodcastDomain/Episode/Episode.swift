@@ -11,8 +11,8 @@ public struct Episode: Hashable, Sendable, Codable {
     public var publishDate: Timestamp?
     public var createdAt: Timestamp
     public var thumbnailSettings: ThumbnailSettings
-    /// The text drawn on the thumbnail; nil draws the default, `EP <number>`.
-    public var thumbnailText: String?
+    /// What the thumbnail says.
+    public var thumbnailText: ThumbnailText
     public var transcript: BlobRef?
     /// The transcript's small defects, as found when it was imported.
     public var transcriptWarnings: [TranscriptWarning] = []
@@ -24,7 +24,7 @@ public struct Episode: Hashable, Sendable, Codable {
     public init(
         id: EpisodeID, podcastID: PodcastID, title: String, number: Int, description: String? = nil,
         publishDate: Timestamp? = nil, createdAt: Timestamp, thumbnailSettings: ThumbnailSettings = .defaults,
-        thumbnailText: String? = nil, transcript: BlobRef? = nil, subtitles: SubtitlesRef? = nil,
+        thumbnailText: ThumbnailText = .episodeNumber, transcript: BlobRef? = nil, subtitles: SubtitlesRef? = nil,
         background: ImageRef? = nil, overlay: ImageRef? = nil, thumbnail: RenderedThumbnail? = nil
     ) {
         self.id = id
@@ -44,7 +44,7 @@ public struct Episode: Hashable, Sendable, Codable {
     }
 
     /// The text the thumbnail shows.
-    public var effectiveThumbnailText: String { thumbnailText ?? "EP \(number)" }
+    public var effectiveThumbnailText: String { thumbnailText.words(title: title, number: number) }
 
     /// What a render would be drawn from now; nil without a background, which rendering needs.
     public var thumbnailInputs: ThumbnailInputs? {

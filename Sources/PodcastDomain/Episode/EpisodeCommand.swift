@@ -26,8 +26,8 @@ public enum EpisodeCommand: Hashable, Sendable {
     case setOverlay(ImageRef)
     case clearOverlay
     case changeThumbnailSettings(ThumbnailSettings)
-    /// nil or blank returns to the default text, `EP <number>`.
-    case changeThumbnailText(String?)
+    /// Custom text that is blank returns to the default, `EP <number>`.
+    case changeThumbnailText(ThumbnailText)
     /// Records a thumbnail the shell rendered from the episode's current inputs.
     case recordThumbnail(RenderedThumbnail)
 }

@@ -17,7 +17,7 @@ public enum EpisodeDecider: Decider {
                 episodeID: id, podcastID: podcast.id, title: try Rules.name(title, .episodeTitle), number: number,
                 description: try Rules.optionalText(description, .description), publishDate: publishDate,
                 createdAt: at, thumbnailSettings: podcast.thumbnailDefaults, overlay: podcast.defaultOverlay,
-                background: podcast.defaultBackground ?? podcast.artwork))]
+                background: podcast.defaultBackground ?? podcast.artwork, thumbnailText: podcast.defaultThumbnailText))]
         }
         let episode = try state.requireLive()
         let id = episode.id
@@ -67,7 +67,7 @@ public enum EpisodeDecider: Decider {
             let settings = try Rules.settings(settings)
             return unless(settings == episode.thumbnailSettings, .thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: id, settings: settings)))
         case .changeThumbnailText(let text):
-            let text = try Rules.optionalText(text, .thumbnailText)
+            let text = try Rules.thumbnailText(text)
             return unless(text == episode.thumbnailText, .thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: text)))
         case .recordThumbnail(let thumbnail):
             guard let inputs = episode.thumbnailInputs else { throw .renderNeedsBackground }
@@ -88,7 +88,7 @@ public enum EpisodeDecider: Decider {
             return .active(Episode(
                 id: e.episodeID, podcastID: e.podcastID, title: e.title, number: e.number, description: e.description,
                 publishDate: e.publishDate, createdAt: e.createdAt, thumbnailSettings: e.thumbnailSettings,
-                background: e.background, overlay: e.overlay))
+                thumbnailText: e.thumbnailText, background: e.background, overlay: e.overlay))
         }
         if case .episodeRestored(let e) = event { return .active(e.episode) }
         guard case .active(var episode) = state else { return state }

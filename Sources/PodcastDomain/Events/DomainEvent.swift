@@ -12,6 +12,7 @@ public enum DomainEvent: Hashable, Sendable {
     case podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet)
     case podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared)
     case podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged)
+    case podcastDefaultTextChanged(PodcastDefaultTextChanged)
     case podcastDeleted(PodcastDeleted)
     case podcastRestored(PodcastRestored)
 
@@ -55,6 +56,7 @@ public enum DomainEvent: Hashable, Sendable {
         case .podcastDefaultBackgroundSet(let e): e
         case .podcastDefaultBackgroundCleared(let e): e
         case .podcastThumbnailDefaultsChanged(let e): e
+        case .podcastDefaultTextChanged(let e): e
         case .podcastDeleted(let e): e
         case .podcastRestored(let e): e
         case .episodeCreated(let e): e
@@ -101,7 +103,7 @@ public enum DomainEvent: Hashable, Sendable {
         EventCase(podcastCreated), EventCase(podcastRenamed), EventCase(podcastDescribed), EventCase(podcastArtworkSet),
         EventCase(podcastArtworkCleared), EventCase(podcastDefaultOverlaySet), EventCase(podcastDefaultOverlayCleared),
         EventCase(podcastDefaultBackgroundSet), EventCase(podcastDefaultBackgroundCleared),
-        EventCase(podcastThumbnailDefaultsChanged), EventCase(podcastDeleted), EventCase(podcastRestored),
+        EventCase(podcastThumbnailDefaultsChanged), EventCase(podcastDefaultTextChanged), EventCase(podcastDeleted), EventCase(podcastRestored),
         EventCase(episodeCreated), EventCase(episodeRetitled), EventCase(episodeRenumbered), EventCase(episodeDescribed),
         EventCase(episodePublishDateChanged), EventCase(episodeDeleted), EventCase(episodeRestored),
         EventCase(transcriptImported), EventCase(transcriptReplaced), EventCase(transcriptCleared),

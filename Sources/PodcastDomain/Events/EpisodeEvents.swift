@@ -2,10 +2,10 @@ import CoreValues
 
 // The facts of an episode's stream, one each, named in the past tense.
 
-/// Version 4; version 1 had no `publishDate`, version 2's thumbnail settings no text fit or overlay
-/// placement, version 3 no background (see ``Upcasting``).
+/// Version 5; version 1 had no `publishDate`, version 2's thumbnail settings no text fit or overlay
+/// placement, version 3 no background, version 4 no thumbnail text (see ``Upcasting``).
 public struct EpisodeCreated: EpisodeEventPayload {
-    public static let schemaVersion = 4
+    public static let schemaVersion = 5
     public var episodeID: EpisodeID
     public var podcastID: PodcastID
     public var title: String
@@ -19,6 +19,8 @@ public struct EpisodeCreated: EpisodeEventPayload {
     public var overlay: ImageRef?
     /// Copied from the podcast's default background at creation, else from its artwork (version 4; none before).
     public var background: ImageRef?
+    /// Copied from the podcast's default at creation (version 5; before, always the number).
+    public var thumbnailText: ThumbnailText = .episodeNumber
     public var blobs: [BlobRef] { overlay.blobs + background.blobs }
 }
 
@@ -50,10 +52,11 @@ public struct EpisodeDeleted: EpisodeEventPayload {
 
 /// A deleted episode came back, with its content: the undo of ``EpisodeDeleted``.
 ///
-/// Version 3; version 1's episode had no `transcriptWarnings`, version 2's thumbnail settings no text fit
-/// or overlay placement, and its thumbnail no drawn size (see ``Upcasting``).
+/// Version 4; version 1's episode had no `transcriptWarnings`, version 2's thumbnail settings no text fit
+/// or overlay placement, and its thumbnail no drawn size, and version 3's thumbnail text was a string or
+/// null (see ``Upcasting``).
 public struct EpisodeRestored: EpisodeEventPayload {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     public var episode: Episode
     public var episodeID: EpisodeID { episode.id }
     public var blobs: [BlobRef] {
@@ -129,10 +132,11 @@ public struct ThumbnailSettingsChanged: EpisodeEventPayload {
     public var settings: ThumbnailSettings
 }
 
-/// The text drawn on the thumbnail was set, changed or (nil) returned to the default `EP <number>`.
+/// What the thumbnail says changed. Version 2; version 1's text was a string, or null for the number.
 public struct ThumbnailTextChanged: EpisodeEventPayload {
+    public static let schemaVersion = 2
     public var episodeID: EpisodeID
-    public var text: String?
+    public var text: ThumbnailText
 }
 
 /// Version 2; version 1's settings had no text fit or overlay placement, and it recorded no drawn size

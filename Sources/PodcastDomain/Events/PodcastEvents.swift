@@ -60,6 +60,12 @@ public struct PodcastThumbnailDefaultsChanged: PodcastEventPayload {
     public var thumbnailDefaults: ThumbnailSettings
 }
 
+/// What new episodes' thumbnails say changed; episodes that exist keep their own.
+public struct PodcastDefaultTextChanged: PodcastEventPayload {
+    public var podcastID: PodcastID
+    public var text: ThumbnailText
+}
+
 /// Deleting a podcast deletes its episodes in the same commit (one `EpisodeDeleted` each).
 public struct PodcastDeleted: PodcastEventPayload {
     public var podcastID: PodcastID
@@ -67,10 +73,10 @@ public struct PodcastDeleted: PodcastEventPayload {
 
 /// A deleted podcast came back, as it was: the undo of ``PodcastDeleted``.
 ///
-/// Version 3; version 1's thumbnail settings had no text fit or overlay placement, and version 2's
-/// podcast no default background (see ``Upcasting``).
+/// Version 4; version 1's thumbnail settings had no text fit or overlay placement, version 2's
+/// podcast no default background, and version 3's no default thumbnail text (see ``Upcasting``).
 public struct PodcastRestored: PodcastEventPayload {
-    public static let schemaVersion = 3
+    public static let schemaVersion = 4
     public var podcast: Podcast
     public var podcastID: PodcastID { podcast.id }
     public var blobs: [BlobRef] { podcast.artwork.blobs + podcast.defaultOverlay.blobs + podcast.defaultBackground.blobs }

@@ -22,7 +22,7 @@ public enum EventEffect<Field: Hashable & Sendable>: Hashable, Sendable {
 extension Podcast {
     /// The fields that events set one at a time.
     public enum Field: Hashable, Sendable {
-        case name, description, artwork, defaultOverlay, defaultBackground, thumbnailDefaults
+        case name, description, artwork, defaultOverlay, defaultBackground, thumbnailDefaults, defaultThumbnailText
     }
 }
 

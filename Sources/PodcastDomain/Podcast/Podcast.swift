@@ -13,10 +13,13 @@ public struct Podcast: Hashable, Sendable, Codable {
     public var defaultBackground: ImageRef?
     /// Copied into each new episode as its thumbnail settings.
     public var thumbnailDefaults: ThumbnailSettings
+    /// Copied into each new episode as what its thumbnail says.
+    public var defaultThumbnailText: ThumbnailText
 
     public init(
         id: PodcastID, name: String, description: String? = nil, createdAt: Timestamp, artwork: ImageRef? = nil,
-        defaultOverlay: ImageRef? = nil, defaultBackground: ImageRef? = nil, thumbnailDefaults: ThumbnailSettings = .defaults
+        defaultOverlay: ImageRef? = nil, defaultBackground: ImageRef? = nil, thumbnailDefaults: ThumbnailSettings = .defaults,
+        defaultThumbnailText: ThumbnailText = .episodeNumber
     ) {
         self.id = id
         self.name = name
@@ -26,5 +29,6 @@ public struct Podcast: Hashable, Sendable, Codable {
         self.defaultOverlay = defaultOverlay
         self.defaultBackground = defaultBackground
         self.thumbnailDefaults = thumbnailDefaults
+        self.defaultThumbnailText = defaultThumbnailText
     }
 }

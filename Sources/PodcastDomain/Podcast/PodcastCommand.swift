@@ -13,6 +13,8 @@ public enum PodcastCommand: Hashable, Sendable {
     case setDefaultBackground(ImageRef)
     case clearDefaultBackground
     case changeThumbnailDefaults(ThumbnailSettings)
+    /// Custom text that is blank returns to the default, `EP <number>`.
+    case changeDefaultThumbnailText(ThumbnailText)
     /// Deletes the podcast and, in the same commit, each of its live episodes.
     case delete
 }

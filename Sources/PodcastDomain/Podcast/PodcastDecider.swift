@@ -50,6 +50,10 @@ public enum PodcastDecider: Decider {
             let settings = try Rules.settings(settings)
             return settings == podcast.thumbnailDefaults
                 ? [] : [.podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: id, thumbnailDefaults: settings))]
+        case .changeDefaultThumbnailText(let text):
+            let text = try Rules.thumbnailText(text)
+            return text == podcast.defaultThumbnailText
+                ? [] : [.podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: id, text: text))]
         case .delete:
             return [.podcastDeleted(PodcastDeleted(podcastID: id))]
                 + facts.liveEpisodes.sorted().map { .episodeDeleted(EpisodeDeleted(episodeID: $0)) }
@@ -75,6 +79,7 @@ public enum PodcastDecider: Decider {
         case .podcastDefaultBackgroundSet(let e): podcast.defaultBackground = e.background
         case .podcastDefaultBackgroundCleared: podcast.defaultBackground = nil
         case .podcastThumbnailDefaultsChanged(let e): podcast.thumbnailDefaults = e.thumbnailDefaults
+        case .podcastDefaultTextChanged(let e): podcast.defaultThumbnailText = e.text
         case .podcastDeleted: return .deleted(podcast)
         default: break
         }
@@ -92,6 +97,7 @@ public enum PodcastDecider: Decider {
         PodcastDefaultBackgroundSet.type: .sets(.defaultBackground),
         PodcastDefaultBackgroundCleared.type: .sets(.defaultBackground),
         PodcastThumbnailDefaultsChanged.type: .sets(.thumbnailDefaults),
+        PodcastDefaultTextChanged.type: .sets(.defaultThumbnailText),
     ]
 
     private static func uniqueName(_ name: String, for id: PodcastID, _ facts: PodcastFacts) throws(DomainError) -> String {

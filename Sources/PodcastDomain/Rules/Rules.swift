@@ -26,6 +26,13 @@ public enum Rules {
         return trimmed
     }
 
+    /// Thumbnail text: custom words checked as ``optionalText(_:_:)`` checks them; blank ones mean the
+    /// default, the episode's number.
+    static func thumbnailText(_ text: ThumbnailText) throws(DomainError) -> ThumbnailText {
+        guard case .custom(let words) = text else { return text }
+        return ThumbnailText(custom: try optionalText(words, .thumbnailText))
+    }
+
     /// Who made a change, as every event records it: no control characters, since `episodic log` and
     /// `history` print it. (The log itself refuses a blank actor, or one above 200 UTF-8 bytes.)
     public static func actor(_ name: String) throws(DomainError) -> String {

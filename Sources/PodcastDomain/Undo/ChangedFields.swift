@@ -3,7 +3,7 @@
 public enum EntityField: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Being created, deleted or restored: it conflicts with every other change of the entity.
     case existence
-    case name, description, artwork, defaultOverlay, defaultBackground, thumbnailDefaults
+    case name, description, artwork, defaultOverlay, defaultBackground, thumbnailDefaults, defaultThumbnailText
     case title, number, publishDate, transcript, subtitles, background, overlay, thumbnailSettings, thumbnailText, thumbnail
     /// A font of the library's fonts stream, by name: see ``DomainEvent/overlaps(_:)``.
     case font
@@ -25,6 +25,7 @@ extension DomainEvent {
         case .podcastDefaultOverlaySet, .podcastDefaultOverlayCleared: [.defaultOverlay]
         case .podcastDefaultBackgroundSet, .podcastDefaultBackgroundCleared: [.defaultBackground]
         case .podcastThumbnailDefaultsChanged: [.thumbnailDefaults]
+        case .podcastDefaultTextChanged: [.defaultThumbnailText]
         case .episodeRetitled: [.title]
         case .episodeRenumbered: [.number]
         case .episodePublishDateChanged: [.publishDate]

@@ -28,6 +28,8 @@ public enum Inverses {
                 ?? .podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: id))]
         case .podcastThumbnailDefaultsChanged:
             return [.podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: id, thumbnailDefaults: before.thumbnailDefaults))]
+        case .podcastDefaultTextChanged:
+            return [.podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: id, text: before.defaultThumbnailText))]
         case .podcastDeleted:
             return [.podcastRestored(PodcastRestored(podcast: before))]
         default:

@@ -8,7 +8,7 @@ import PodcastDomain
 /// content. It never reads a blob.
 public struct EpisodeDetailProjector: Projector {
     public let name = "episode-detail"
-    public let schemaVersion = 3
+    public let schemaVersion = 4
     public let tables = ["episode_details"]
 
     public init() {}
@@ -60,7 +60,7 @@ public struct EpisodeDetailProjector: Projector {
             row.bind(7, episode.createdAt.text)
             row.bind(8, change.updatedAt.text)
             row.bind(9, json.thumbnailSettings)
-            row.bind(10, episode.effectiveThumbnailText)
+            row.bind(10, json.thumbnailText)
             row.bind(11, json.transcript)
             row.bind(12, json.subtitles)
             row.bind(13, json.background)
@@ -87,11 +87,12 @@ extension EpisodeDetailProjector {
 
 /// An episode's JSON columns.
 private struct DetailJSON: Sendable {
-    let thumbnailSettings: String
+    let thumbnailSettings, thumbnailText: String
     let transcript, subtitles, background, overlay, thumbnail, transcriptWarnings: String?
 
     init(_ episode: Episode) {
         thumbnailSettings = JSONColumn.text(episode.thumbnailSettings)!
+        thumbnailText = JSONColumn.text(episode.thumbnailText)!
         transcript = JSONColumn.text(episode.transcript)
         subtitles = JSONColumn.text(episode.subtitles)
         background = JSONColumn.text(episode.background)

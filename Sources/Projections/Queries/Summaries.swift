@@ -73,7 +73,8 @@ public struct EpisodeDetail: Equatable, Sendable {
     public var createdAt: Timestamp
     public var updatedAt: Timestamp
     public var thumbnailSettings: ThumbnailSettings
-    public var thumbnailText: String
+    /// What the thumbnail says; ``thumbnailWords`` the words it draws now.
+    public var thumbnailText: ThumbnailText
     public var transcript: BlobRef?
     /// The transcript's defects read past at import; empty for a clean one.
     public var transcriptWarnings: [TranscriptWarning]
@@ -92,7 +93,7 @@ public struct EpisodeDetail: Equatable, Sendable {
         createdAt = try Decode.time(row["created_at"])
         updatedAt = try Decode.time(row["updated_at"])
         thumbnailSettings = try JSONColumn.value(ThumbnailSettings.self, from: row["thumbnail_settings"]) ?? .defaults
-        thumbnailText = row["thumbnail_text"]
+        thumbnailText = try JSONColumn.value(ThumbnailText.self, from: row["thumbnail_text"]) ?? .episodeNumber
         transcript = try JSONColumn.value(BlobRef.self, from: row["transcript"])
         transcriptWarnings = try JSONColumn.value([TranscriptWarning].self, from: row["transcript_warnings"]) ?? []
         subtitles = try JSONColumn.value(SubtitlesRef.self, from: row["subtitles"])
@@ -100,6 +101,11 @@ public struct EpisodeDetail: Equatable, Sendable {
         overlay = try JSONColumn.value(ImageRef.self, from: row["overlay"])
         thumbnail = try JSONColumn.value(RenderedThumbnail.self, from: row["thumbnail"])
     }
+}
+
+extension EpisodeDetail {
+    /// The words the thumbnail draws now.
+    public var thumbnailWords: String { thumbnailText.words(title: title, number: number) }
 }
 
 /// Columns back into values; a value that does not parse means the read model was edited by hand.

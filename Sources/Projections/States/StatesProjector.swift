@@ -15,7 +15,7 @@ import PodcastDomain
 public struct StatesProjector: Projector {
     public let name = "states"
     /// ``KeptStates/format``'s number: a new format is a new schema, and the rows are replayed.
-    public let schemaVersion = 2
+    public let schemaVersion = 3
     public let tables = ["podcast_states", "episode_states"]
 
     public init() {}

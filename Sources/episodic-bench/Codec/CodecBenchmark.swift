@@ -124,7 +124,7 @@ struct CodecBenchmark: ParsableCommand {
                 .describe("Line one of episode \(n).\nLine two, with a backslash \\."),
                 .importTranscript(bytes: transcript, ref: BlobRef(sha256: String(repeating: "ab", count: 32), byteCount: transcript.count)!),
                 .changeThumbnailSettings(ThumbnailSettings(fontSize: Double(40 + n % 20))),
-                .changeThumbnailText("Episode \(n)"),
+                .changeThumbnailText(.custom("Episode \(n)")),
             ]
             for command in commands {
                 let decided = try EpisodeDecider.decide(command, state, facts)

@@ -224,12 +224,13 @@ struct StudioDirector {
         return s
     }
 
-    private mutating func thumbnailText(_ episode: Episode) -> String? {
-        switch Int.random(in: 0..<4, using: &random) {
-        case 0: nil
-        case 1: "EP \(episode.number) LIVE"
-        case 2: "#\(episode.number)"
-        default: String(episode.title.split(separator: ":").last ?? "New").trimmingCharacters(in: .whitespaces)
+    private mutating func thumbnailText(_ episode: Episode) -> ThumbnailText {
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0: .episodeNumber
+        case 1: .custom("EP \(episode.number) LIVE")
+        case 2: .custom("#\(episode.number)")
+        case 3: .title
+        default: .custom(String(episode.title.split(separator: ":").last ?? "New").trimmingCharacters(in: .whitespaces))
         }
     }
 

@@ -45,8 +45,8 @@ struct UpcastingTests {
 
     @Test("a newer schema version, an unknown type and a malformed payload are refused with a reason")
     func refusals() {
-        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 5, supported: 4)) {
-            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 5, payload: Data("{}".utf8))
+        #expect(throws: EventCoding.Failure.newerSchema(type: "EpisodeCreated", found: 6, supported: 5)) {
+            try EventCoding.decode(type: "EpisodeCreated", schemaVersion: 6, payload: Data("{}".utf8))
         }
         #expect(throws: EventCoding.Failure.unknownType("EpisodeArchived")) {
             try EventCoding.decode(type: "EpisodeArchived", schemaVersion: 1, payload: Data("{}".utf8))
@@ -147,8 +147,43 @@ struct UpcastingTests {
         // And written again, each has today's shape and version
         for event in events {
             let again = try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(EventCoding.encode(event)))
-            #expect(again == event && event.schemaVersion == (event.type == "EpisodeCreated" ? 4 : 3))
+            #expect(again == event && event.schemaVersion == (event.type == "EpisodeCreated" ? 5 : 4))
         }
+    }
+
+    @Test("thumbnail text written as a string or left out reads as those words or the episode's number")
+    func upcastsBeforeTheThumbnailTextChoice() throws {
+        // Given an EpisodeCreated of version 4, two ThumbnailTextChanged of version 1 (words, then none), an
+        // EpisodeRestored of version 3 whose episode has words, and a PodcastRestored of version 3
+        let url = URL(fileURLWithPath: RepositoryFiles.path("Tests/EventCodecTests/Fixtures/before-thumbnail-text-choice-events.jsonl"))
+        let lines = try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+
+        // When they are read
+        let events = try lines.map(decode)
+
+        // Then the words stay words, and what had none says its number, as it drew before
+        guard case .episodeCreated(let created) = events[0], case .thumbnailTextChanged(let words) = events[1],
+            case .thumbnailTextChanged(let none) = events[2], case .episodeRestored(let restored) = events[3],
+            case .podcastRestored(let podcast) = events[4]
+        else {
+            Issue.record("unexpected events \(events.map(\.type))")
+            return
+        }
+        #expect(created.thumbnailText == .episodeNumber)
+        #expect(words.text == .custom("Why we argue") && none.text == .episodeNumber)
+        #expect(restored.episode.thumbnailText == .custom("EP 1: the pilot") && restored.episode.title == "Pilot: why we still argue")
+        #expect(podcast.podcast.defaultThumbnailText == .episodeNumber && podcast.podcast.artwork != nil)
+        let pilot = EpisodeDecider.fold([events[0], events[1]]).live
+        #expect(pilot?.effectiveThumbnailText == "Why we argue")
+        #expect(EpisodeDecider.fold([events[0], events[1], events[2]]).live?.effectiveThumbnailText == "EP \(created.number)")
+        // And written again, each has today's shape and version
+        for event in events {
+            let again = try EventCoding.decode(type: event.type, schemaVersion: event.schemaVersion, payload: Data(EventCoding.encode(event)))
+            #expect(again == event)
+        }
+        #expect(events.map(\.schemaVersion) == [5, 2, 2, 4, 4])
     }
 
     @Test("every event type is registered once, under its own name, with a positive schema version")
@@ -156,6 +191,6 @@ struct UpcastingTests {
         let names = DomainEvent.payloadTypes.map { $0.type }
         #expect(Set(names).count == names.count)
         #expect(DomainEvent.payloadTypes.allSatisfy { $0.schemaVersion >= 1 })
-        #expect(EpisodeCreated.schemaVersion == 4)
+        #expect(EpisodeCreated.schemaVersion == 5)
     }
 }

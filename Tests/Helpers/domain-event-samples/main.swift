@@ -205,8 +205,10 @@ studio.podcast(
         verticalPadding: 0, canvasWidth: 1280, canvasHeight: 720, backgroundScaling: .aspectFit,
         fontColorHex: HexColor(rawValue: "#ffcc00")!, outlineEnabled: false, outlineColorHex: HexColor(rawValue: "#1E1E2E")!)),
     expect: ["PodcastThumbnailDefaultsChanged"])
+studio.podcast(podcastID, .changeDefaultThumbnailText(.title), expect: ["PodcastDefaultTextChanged"])
 
-// The pilot: everything optional given; it copies the defaults, the default overlay and the default background.
+// The pilot: everything optional given; it copies the defaults, the default overlay, the default
+// background and the default text (its title).
 studio.episode(
     pilotID, of: podcastID,
     .create(id: pilotID, title: "Pilot: why we argue", description: "Where it all began.", publishDate: at(7 * 24 * 60), at: at(10)),
@@ -217,6 +219,7 @@ studio.episode(
 studio.podcast(podcastID, .clearDefaultOverlay, expect: ["PodcastDefaultOverlayCleared"])
 studio.podcast(podcastID, .clearDefaultBackground, expect: ["PodcastDefaultBackgroundCleared"])
 studio.podcast(podcastID, .changeThumbnailDefaults(.defaults), expect: ["PodcastThumbnailDefaultsChanged"])
+studio.podcast(podcastID, .changeDefaultThumbnailText(.custom("  Merge Conflict  ")), expect: ["PodcastDefaultTextChanged"])
 studio.episode(secondID, of: podcastID, .create(id: secondID, title: "Octo stuff", number: 42, at: at(20)), expect: ["EpisodeCreated"])
 
 // The pilot's light fields.
@@ -265,17 +268,17 @@ studio.episode(
     pilotID, of: podcastID,
     .changeThumbnailSettings(ThumbnailSettings(fontName: "Menlo", fontSize: 12, canvasWidth: 3840, canvasHeight: 2160)),
     expect: ["ThumbnailSettingsChanged"])
-studio.episode(pilotID, of: podcastID, .changeThumbnailText("  Why we argue  "), expect: ["ThumbnailTextChanged"])
+studio.episode(pilotID, of: podcastID, .changeThumbnailText(.custom("  Why we argue  ")), expect: ["ThumbnailTextChanged"])
 guard let inputs = studio.episode(pilotID).live?.thumbnailInputs else { fail("the pilot has no thumbnail inputs") }
 let pngRender = RenderedThumbnail(image: image("thumb-1", 1024, 576), format: .png, inputs: inputs)
 let thumbnailDiscarded = studio.inverse(of: .recordThumbnail(pngRender), on: pilotID, of: podcastID, expect: ["ThumbnailDiscarded"])
 studio.render(pilotID, of: podcastID, seed: "thumb-1")
 studio.apply(thumbnailDiscarded, step: "undo of the first ThumbnailRendered")
 studio.episode(pilotID, of: podcastID, .clearOverlay, expect: ["ThumbnailOverlayCleared"])
-studio.episode(pilotID, of: podcastID, .changeThumbnailText(nil), expect: ["ThumbnailTextChanged"])
+studio.episode(pilotID, of: podcastID, .changeThumbnailText(.episodeNumber), expect: ["ThumbnailTextChanged"])
 studio.render(pilotID, of: podcastID, seed: "thumb-2")  // JPEG now: no overlay
 studio.episode(pilotID, of: podcastID, .setOverlay(image("overlay-pilot-2", 1920, 1080)), expect: ["ThumbnailOverlaySet"])
-studio.episode(pilotID, of: podcastID, .changeThumbnailText("EP 1: the pilot"), expect: ["ThumbnailTextChanged"])
+studio.episode(pilotID, of: podcastID, .changeThumbnailText(.custom("EP 1: the pilot")), expect: ["ThumbnailTextChanged"])
 studio.render(pilotID, of: podcastID, seed: "thumb-3")  // PNG again; the episode now has every field
 
 // The second episode is deleted and the deletion undone.

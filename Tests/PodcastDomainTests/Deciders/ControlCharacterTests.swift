@@ -46,11 +46,11 @@ struct ControlCharacterTests {
             Given(podcast, episode: []).when(.create(id: Fixture.episode, title: "Pilot", description: inside(control), at: at))
                 .thenRefused(.controlCharacter(.description, control))
             episode.when(.describe(inside(control))).thenRefused(.controlCharacter(.description, control))
-            episode.when(.changeThumbnailText(inside(control))).thenRefused(.controlCharacter(.thumbnailText, control))
+            episode.when(.changeThumbnailText(.custom(inside(control)))).thenRefused(.controlCharacter(.thumbnailText, control))
         }
         for sequence in Self.oscSequences {
             episode.when(.retitle(sequence + "Pilot")).thenRefused(.controlCharacter(.episodeTitle, sequence.unicodeScalars.first!))
-            episode.when(.changeThumbnailText("EP " + sequence + "1")).thenRefused(.controlCharacter(.thumbnailText, sequence.unicodeScalars.first!))
+            episode.when(.changeThumbnailText(.custom("EP " + sequence + "1"))).thenRefused(.controlCharacter(.thumbnailText, sequence.unicodeScalars.first!))
         }
     }
 
@@ -79,8 +79,8 @@ struct ControlCharacterTests {
         for lineBreak in ["\n", "\r", "\r\n"] {
             Given([Fixture.created()]).when(.rename("Two" + lineBreak + "lines")).thenRefused(.multipleLines(.podcastName))
             episode.when(.retitle("Two" + lineBreak + "lines")).thenRefused(.multipleLines(.episodeTitle))
-            episode.when(.changeThumbnailText("EP" + lineBreak + "1"))
-                .then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Fixture.episode, text: "EP" + lineBreak + "1"))])
+            episode.when(.changeThumbnailText(.custom("EP" + lineBreak + "1")))
+                .then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: Fixture.episode, text: .custom("EP" + lineBreak + "1")))])
             Given(fonts: []).when(.import(name: "Inter" + lineBreak + "Bold", font: Fixture.blob("f"))).thenRefused(.multipleLines(.fontName))
         }
         // The other controls that end a line (VT, FF, NEL) are refused as control characters, even in a description.

@@ -220,11 +220,32 @@ struct EpisodeDeciderTests {
         given.when(.changeThumbnailSettings(settings)).then([.thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: id, settings: settings))])
         given.when(.changeThumbnailSettings(ThumbnailSettings(fontSize: 500))).thenRefused(
             .settingOutOfRange(setting: "fontSize", value: "500.0", allowed: "12.0 to 200.0"))
-        given.when(.changeThumbnailText(" Episode one ")).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "Episode one"))])
-        given.when(.changeThumbnailText("")).thenNothingHappens()
-        given.when(.changeThumbnailText("EP 1\nThe pilot")).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "EP 1\nThe pilot"))])
+        given.when(.changeThumbnailText(.custom(" Episode one "))).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: .custom("Episode one")))])
+        given.when(.changeThumbnailText(.custom(""))).thenNothingHappens()
+        given.when(.changeThumbnailText(.custom("EP 1\nThe pilot"))).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: .custom("EP 1\nThe pilot")))])
         given.when(.changeThumbnailSettings(ThumbnailSettings(fontName: "Inter\nBold"))).thenRefused(.multipleLines(.fontName))
         #expect(EpisodeDecider.fold([Fixture.episodeCreated(number: 42)]).live?.effectiveThumbnailText == "EP 42")
+    }
+
+    @Test("a thumbnail that says the title follows it; a new episode starts from the podcast's default text")
+    func thumbnailTextFollowsTheTitle() {
+        let given = Given(podcast, episode: Fixture.withBackground)
+        given.when(.changeThumbnailText(.title)).then([.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: .title))])
+        given.when(.changeThumbnailText(.custom(" "))).thenNothingHappens()
+        var history = Fixture.withBackground + [.thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: .title))]
+        let title = EpisodeDecider.fold(history).live?.title
+        #expect(title != nil && EpisodeDecider.fold(history).live?.effectiveThumbnailText == title)
+        history.append(.thumbnailRendered(ThumbnailRendered(episodeID: id, thumbnail: Fixture.render(of: history))))
+        history.append(.episodeRetitled(EpisodeRetitled(episodeID: id, title: "Keeper of lights")))
+        let retitled = EpisodeDecider.fold(history).live
+        #expect(retitled?.effectiveThumbnailText == "Keeper of lights" && retitled?.thumbnailInputs?.text == "Keeper of lights")
+        #expect(retitled?.thumbnailOutdated == true)
+
+        let saysTitles = podcast + [.podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: Fixture.podcast, text: .title))]
+        Given(saysTitles, episode: []).when(.create(id: id, title: "Pilot", at: at))
+            .then([.episodeCreated(EpisodeCreated(
+                episodeID: id, podcastID: Fixture.podcast, title: "Pilot", number: 1, createdAt: at, thumbnailSettings: .defaults,
+                thumbnailText: .title))])
     }
 
     @Test("a render needs a background and the current inputs, stored at most 1024 px, in the format the renderer chose")
@@ -257,7 +278,7 @@ struct EpisodeDeciderTests {
         for change in [
             DomainEvent.episodeRetitled(EpisodeRetitled(episodeID: id, title: "New")),
             .episodeRenumbered(EpisodeRenumbered(episodeID: id, number: 9)),
-            .thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: "Nine")),
+            .thumbnailTextChanged(ThumbnailTextChanged(episodeID: id, text: .custom("Nine"))),
             .thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: id, settings: ThumbnailSettings(fontSize: 20))),
             .thumbnailBackgroundSet(ThumbnailBackgroundSet(episodeID: id, background: Fixture.image("bg2"))),
             .thumbnailOverlaySet(ThumbnailOverlaySet(episodeID: id, overlay: Fixture.image("ov"))),
@@ -276,7 +297,7 @@ struct EpisodeDeciderTests {
         .importTranscript(bytes: Array(Fixture.transcriptText.utf8), ref: Fixture.transcript), .clearTranscript,
         .recordSubtitles(SubtitlesRef(blob: Fixture.blob("s"), cueCount: 1, transcript: Fixture.transcript)),
         .setBackground(Fixture.image("b")), .setOverlay(Fixture.image("o")), .clearOverlay,
-        .changeThumbnailSettings(.defaults), .changeThumbnailText("x"), .recordThumbnail(Fixture.render(of: Fixture.withBackground)),
+        .changeThumbnailSettings(.defaults), .changeThumbnailText(.custom("x")), .recordThumbnail(Fixture.render(of: Fixture.withBackground)),
     ])
     func unknownOrDeleted(command: EpisodeCommand) {
         Given(podcast, episode: []).when(command).thenRefused(.episodeNotFound)

@@ -112,6 +112,19 @@ struct PodcastDeciderTests {
             .thenRefused(.imageSizeOutOfRange(width: 10, height: 16385))
     }
 
+    @Test("the default thumbnail text is the number until changed; words are trimmed, blank ones mean the number")
+    func defaultThumbnailText() {
+        func changed(_ text: ThumbnailText) -> DomainEvent { .podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: id, text: text)) }
+        let given = Given([Fixture.created()])
+        given.when(.changeDefaultThumbnailText(.episodeNumber)).thenNothingHappens()
+        given.when(.changeDefaultThumbnailText(.title)).then([changed(.title)])
+        given.when(.changeDefaultThumbnailText(.custom("  LIVE \n"))).then([changed(.custom("LIVE"))])
+        Given([Fixture.created(), changed(.title)]).when(.changeDefaultThumbnailText(.custom("   "))).then([changed(.episodeNumber)])
+        Given([Fixture.created(), changed(.title)]).when(.changeDefaultThumbnailText(.title)).thenNothingHappens()
+        given.when(.changeDefaultThumbnailText(.custom(String(repeating: "x", count: 101)))).thenRefused(.tooLong(.thumbnailText, limit: 100))
+        #expect(PodcastDecider.fold([Fixture.created(), changed(.title)]).live?.defaultThumbnailText == .title)
+    }
+
     // MARK: thumbnail defaults
 
     @Test("thumbnail defaults change within their ranges; a blank font name means the default font")
@@ -179,7 +192,7 @@ struct PodcastDeciderTests {
 
     @Test("commands on an unknown or deleted podcast are refused", arguments: [
         PodcastCommand.rename("X"), .describe("x"), .setArtwork(Fixture.image("a")), .clearArtwork,
-        .setDefaultOverlay(Fixture.image("o")), .clearDefaultOverlay, .changeThumbnailDefaults(.defaults), .delete,
+        .setDefaultOverlay(Fixture.image("o")), .clearDefaultOverlay, .changeThumbnailDefaults(.defaults), .changeDefaultThumbnailText(.title), .delete,
     ])
     func unknownOrDeleted(command: PodcastCommand) {
         Given().when(command).thenRefused(.podcastNotFound)

@@ -16,6 +16,7 @@ struct InversesTests {
             .podcastArtworkSet(PodcastArtworkSet(podcastID: p, artwork: art)),
             .podcastDefaultOverlaySet(PodcastDefaultOverlaySet(podcastID: p, overlay: overlay)),
             .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: p, background: background)),
+            .podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: p, text: .title)),
         ]
         return [
             ([], Fixture.created()),
@@ -30,6 +31,8 @@ struct InversesTests {
             (dressed, .podcastDefaultBackgroundSet(PodcastDefaultBackgroundSet(podcastID: p, background: Fixture.image("background2")))),
             (dressed, .podcastDefaultBackgroundCleared(PodcastDefaultBackgroundCleared(podcastID: p))),
             ([Fixture.created()], .podcastThumbnailDefaultsChanged(PodcastThumbnailDefaultsChanged(podcastID: p, thumbnailDefaults: ThumbnailSettings(fontSize: 40)))),
+            ([Fixture.created()], .podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: p, text: .custom("LIVE")))),
+            (dressed, .podcastDefaultTextChanged(PodcastDefaultTextChanged(podcastID: p, text: .episodeNumber))),
             (dressed, .podcastDeleted(PodcastDeleted(podcastID: p))),
             (dressed + [.podcastDeleted(PodcastDeleted(podcastID: p))], .podcastRestored(PodcastRestored(podcast: PodcastDecider.fold(dressed).live!))),
         ]
@@ -40,7 +43,7 @@ struct InversesTests {
             .srtGenerated(SRTGenerated(episodeID: e, subtitles: SubtitlesRef(blob: Fixture.blob("srt"), cueCount: 3, transcript: Fixture.transcript))),
             .thumbnailBackgroundSet(ThumbnailBackgroundSet(episodeID: e, background: Fixture.image("bg"))),
             .thumbnailOverlaySet(ThumbnailOverlaySet(episodeID: e, overlay: Fixture.image("ov"))),
-            .thumbnailTextChanged(ThumbnailTextChanged(episodeID: e, text: "One")),
+            .thumbnailTextChanged(ThumbnailTextChanged(episodeID: e, text: .custom("One"))),
         ]
         let rendered = full + [.thumbnailRendered(ThumbnailRendered(episodeID: e, thumbnail: Fixture.render(of: full, format: .png)))]
         let created = [Fixture.episodeCreated()]
@@ -64,7 +67,8 @@ struct InversesTests {
             (created, .thumbnailOverlaySet(ThumbnailOverlaySet(episodeID: e, overlay: Fixture.image("ov")))),
             (full, .thumbnailOverlayCleared(ThumbnailOverlayCleared(episodeID: e))),
             (created, .thumbnailSettingsChanged(ThumbnailSettingsChanged(episodeID: e, settings: ThumbnailSettings(fontSize: 30)))),
-            (full, .thumbnailTextChanged(ThumbnailTextChanged(episodeID: e, text: nil))),
+            (full, .thumbnailTextChanged(ThumbnailTextChanged(episodeID: e, text: .episodeNumber))),
+            (full, .thumbnailTextChanged(ThumbnailTextChanged(episodeID: e, text: .title))),
             (full, .thumbnailRendered(ThumbnailRendered(episodeID: e, thumbnail: Fixture.render(of: full, format: .png)))),
             (rendered, .thumbnailRendered(ThumbnailRendered(episodeID: e, thumbnail: Fixture.render(of: rendered, format: .png)))),
             (rendered, .thumbnailDiscarded(ThumbnailDiscarded(episodeID: e))),

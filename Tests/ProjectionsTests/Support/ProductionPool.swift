@@ -38,7 +38,7 @@ enum ProductionPool {
         case 9:
             return Scene.on(n, pick(2) == 0 ? .setOverlay(images[pick(images.count)]) : .clearOverlay)
         case 10:
-            return Scene.on(n, .changeThumbnailText(pick(2) == 0 ? nil : "EP \(pick(9))"))
+            return Scene.on(n, .changeThumbnailText([.episodeNumber, .title, .custom("EP \(pick(9))")][pick(3)]))
         case 11:
             return Scene.on(n, .changeThumbnailSettings(ThumbnailSettings(fontSize: Double(40 + pick(3) * 10))))
         case 12:

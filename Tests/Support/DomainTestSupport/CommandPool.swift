@@ -43,7 +43,9 @@ public enum CommandPool {
         case 2: return .podcast(podcast, .describe(pick(2) == 0 ? nil : name))
         case 3: return .podcast(podcast, pick(2) == 0 ? .setArtwork(image) : .clearArtwork)
         case 4: return .podcast(podcast, pick(2) == 0 ? .setDefaultOverlay(image) : .clearDefaultOverlay)
-        case 5: return .podcast(podcast, .changeThumbnailDefaults(settings(pick(1000))))
+        case 5:
+            return .podcast(podcast, pick(2) == 0
+                ? .changeThumbnailDefaults(settings(pick(1000))) : .changeDefaultThumbnailText(text(pick(3), name)))
         case 6: return .podcast(podcast, .delete)
         case 7, 8: return .episode(episode, podcast: podcast, .create(id: episode, title: name, number: number == 4 ? nil : number, at: at))
         case 9: return .episode(episode, podcast: podcast, .retitle(name))
@@ -60,7 +62,7 @@ public enum CommandPool {
         case 16: return .episode(episode, podcast: podcast, .setBackground(image))
         case 17: return .episode(episode, podcast: podcast, pick(2) == 0 ? .setOverlay(image) : .clearOverlay)
         case 18: return .episode(episode, podcast: podcast, .changeThumbnailSettings(settings(pick(1000))))
-        case 19: return .episode(episode, podcast: podcast, .changeThumbnailText(pick(2) == 0 ? nil : name))
+        case 19: return .episode(episode, podcast: podcast, .changeThumbnailText(text(pick(3), name)))
         case 20: return .episode(episode, podcast: podcast, .setPublishDate(pick(2) == 0 ? nil : at))
         default:
             // A render from whatever the episode's inputs might be: often stale, sometimes current.
@@ -70,6 +72,11 @@ public enum CommandPool {
             let render = RenderedThumbnail(image: TestContent.image("thumb", 1024, 576), format: .jpeg, inputs: inputs)
             return .episode(episode, podcast: podcast, .recordThumbnail(render))
         }
+    }
+
+    /// The number, the title, or `words` (some blank, some too long).
+    static func text(_ choice: Int, _ words: String) -> ThumbnailText {
+        [.episodeNumber, .title, .custom(words)][choice]
     }
 
     /// Settings from the defaults, with one field pushed somewhere, sometimes out of range.

@@ -29,14 +29,15 @@ struct EpisodicTool: ParsableCommand {
             shared library's server not answering (try again); 77 the server refused the password or the role's \
             rights; 1 anything else.
 
-            `man episodic` and tab completion in bash (podcast and episode names included) are installed by \
-            tools/run; `episodic --generate-completion-script bash|zsh|fish` prints the completion script.
+            `episodic install-docs` installs `man episodic` and tab completion (podcast and episode names \
+            included) for the current user; `episodic --generate-completion-script bash|zsh|fish` prints a \
+            completion script.
             """,
         subcommands: [
             InitCommand.self, CloneCommand.self, PushCommand.self, PodcastCommands.self, EpisodeCommands.self, TranscriptCommands.self,
             ThumbnailCommands.self, FontCommands.self, SearchCommand.self, SubmitCommand.self, ProjectionsCommands.self,
             LogCommands.self, HistoryCommand.self, ShowCommand.self, UndoCommand.self, RedoCommand.self, BackupCommand.self, RestoreCommand.self,
-            InfoCommand.self, TodoCommand.self,
+            InfoCommand.self, TodoCommand.self, InstallDocsCommand.self,
         ]
     )
 
@@ -59,6 +60,7 @@ struct EpisodicTool: ParsableCommand {
         Scripts                       submit (--list-commands), --json on every command
         Care                          backup, restore, log verify, log compact, projections rebuild
         A team on PostgreSQL          init --postgres, clone, push
+        Man pages, tab completion     install-docs
 
         Start with `episodic init`. `episodic <command> --help` tells a command's options and examples;
         `episodic --help` tells everything (the library's place, names, exit codes).

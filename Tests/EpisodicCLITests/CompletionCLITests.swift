@@ -42,7 +42,7 @@ struct CompletionCLITests {
     @Test("the top-level help says where man pages and completion come from")
     func helpSaysSo() throws {
         let help = try CLI().must("--help").out
-        #expect(help.contains("`man episodic`") && help.contains("tools/run"))
+        #expect(help.contains("`man episodic`") && help.contains("episodic install-docs"))
         #expect(help.contains("--generate-completion-script"))
     }
 
@@ -54,7 +54,7 @@ struct CompletionCLITests {
         #expect(lines.count < 20, "\(run.out)")
         // Every word named as a command in the summary's table is one the command line knows.
         let table = lines.filter { $0.contains("   ") }
-        #expect(table.count == 6)
+        #expect(table.count == 7)
         let known = try CLI().must("--help").out
         // The full help's own lines fit 80 columns: a longer one would wrap to the first column.
         for line in known.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }

@@ -41,8 +41,13 @@ struct GlobalOptions: ParsableArguments {
     static func libraryPath(given library: String?) -> String {
         if let library, !library.isEmpty { return library }
         if let path = Environment.value("EPISODIC_LIBRARY"), !path.isEmpty { return path }
-        if let data = Environment.value("XDG_DATA_HOME"), data.hasPrefix("/") { return data + "/episodic" }
-        return (Environment.value("HOME") ?? NSHomeDirectory()) + "/.local/share/episodic"
+        return dataHome + "/episodic"
+    }
+
+    /// The user's data folder: `$XDG_DATA_HOME` when it is an absolute path, else ~/.local/share.
+    static var dataHome: String {
+        if let data = Environment.value("XDG_DATA_HOME"), data.hasPrefix("/") { return data }
+        return (Environment.value("HOME") ?? NSHomeDirectory()) + "/.local/share"
     }
 }
 

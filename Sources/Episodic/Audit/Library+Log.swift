@@ -17,10 +17,9 @@ extension Library {
     }
 
     /// Like ``readLog(_:_:)``, then waits for new events and shows them as they are appended, until
-    /// `keepGoing` says to stop. `pollInterval` is how often the log is looked at (by default 200 ms, and
-    /// 5 s for a shared library); a shared library's
-    /// server also wakes the wait as soon as a commit lands (`LISTEN`/`NOTIFY`), so the interval is only
-    /// what a lost notification costs. A shared library's server that goes away is looked for at each
+    /// `keepGoing` says to stop. A write to the library's log folder wakes the wait at once (inotify), and
+    /// a shared library's server as soon as a commit lands (`LISTEN`/`NOTIFY`); `pollInterval` (by
+    /// default 200 ms, and 5 s for a shared library) is only what a lost wake-up costs. A shared library's server that goes away is looked for at each
     /// interval; when it is back, a notice says so, and the events go on after the last one shown.
     public func followLog(
         _ filter: LogFilter, pollInterval: Duration? = nil, keepGoing: () -> Bool,

@@ -48,6 +48,16 @@ public final class EventLog {
     /// The library folder.
     public let path: String
     public let options: Options
+    /// Watches the segments' folder for ``waitForChange(timeout:)``, made at the first wait.
+    var folderWatch: FolderWatch {
+        watch.withLock { watch in
+            if let watch { return watch }
+            let made = FolderWatch(folder: path + "/log")
+            watch = made
+            return made
+        }
+    }
+    private let watch = Mutex<FolderWatch?>(nil)
     /// Heavy content, referenced from events by sha256.
     public let blobs: BlobStore
     /// Folds of long streams kept beside the log, a cache each command checks against it.

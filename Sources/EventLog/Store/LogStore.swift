@@ -48,8 +48,14 @@ public protocol LogStore: AnyObject {
     /// ``EventLogError``.
     func blob(_ ref: BlobRef) throws -> [UInt8]
 
-    /// Returns when the log may have grown, or after `timeout`: for a reader that follows the log.
-    func waitForChange(timeout: Duration)
+    /// Returns true when the log may have grown, false after `timeout`: for a reader that follows the
+    /// log. After ``cancelWaits()``, returns at once.
+    @discardableResult
+    func waitForChange(timeout: Duration) -> Bool
+
+    /// Ends the current ``waitForChange(timeout:)`` and makes every later one return at once: for a
+    /// follower that stops. Safe from any thread.
+    func cancelWaits()
 
     /// Runs `body` as the log's only writer: no other writer appends until it returns, and `body`
     /// reads the log as it is after every earlier commit. `acknowledgedThrough` is the furthest
@@ -172,9 +178,15 @@ extension EventLog: LogStore {
         try blobs.get(ref)
     }
 
-    /// A file log says nothing when it grows: this waits out `timeout`, and the reader looks again.
-    public func waitForChange(timeout: Duration) {
-        Thread.sleep(forTimeInterval: timeout.seconds)
+    /// Woken when a writer (of this process or another) writes to the log's folder; where the folder
+    /// cannot be watched, this waits out `timeout` and the reader looks again.
+    @discardableResult
+    public func waitForChange(timeout: Duration) -> Bool {
+        folderWatch.wait(timeout: timeout)
+    }
+
+    public func cancelWaits() {
+        folderWatch.cancel()
     }
 
     public func withWriter<Result>(

@@ -2,6 +2,7 @@ import CoreValues
 import EventLog
 import Foundation
 import PostgresNIO
+import Synchronization
 
 /// A shared library's ``LogStore``: the log is on a PostgreSQL server; this machine keeps a copy in
 /// its own ``EventLog`` (the library's folder), which its read models, verify and backup read.
@@ -123,8 +124,10 @@ public final class SharedStore: LogStore {
     /// Waits until the server says it has a new head or `timeout` passes, whichever is first; a
     /// notification lost on the way only costs the wait, and a connection lost wakes the wait, so that
     /// the caller's next ``refresh()`` connects again. For `log --follow`.
-    public func waitForChange(timeout: Duration) {
-        guard let session = try? connected() else { return Thread.sleep(forTimeInterval: timeout.seconds) }
+    @discardableResult
+    public func waitForChange(timeout: Duration) -> Bool {
+        guard !waitsCancelled.withLock({ $0 }) else { return true }
+        guard let session = try? connected() else { return local.waitForChange(timeout: timeout) }
         if listening !== session {
             // The listener and its connection stay for the next waits; a notification that comes between
             // two waits is kept by the semaphore, so the next wait returns at once. The first call returns
@@ -132,17 +135,24 @@ public final class SharedStore: LogStore {
             let changed = self.changed
             _ = session.connection.addListener(channel: notificationChannel) { _, _ in changed.signal() }
             session.onClose { changed.signal() }
-            guard (try? session.query(PostgresQuery(unsafeSQL: "LISTEN \(notificationChannel)"))) != nil else { return }
+            guard (try? session.query(PostgresQuery(unsafeSQL: "LISTEN \(notificationChannel)"))) != nil else { return true }
             listening = session
-            return
+            return true
         }
-        _ = changed.wait(timeout: .now() + timeout.seconds)
+        let woken = changed.wait(timeout: .now() + timeout.seconds) == .success
         while changed.wait(timeout: .now()) == .success {}
+        return woken
+    }
+
+    public func cancelWaits() {
+        waitsCancelled.withLock { $0 = true }
+        changed.signal()
     }
 
     /// The channel the schema's `append` notifies, with the new head.
     var notificationChannel: String { "episodic_\(schema)" }
     private let changed = DispatchSemaphore(value: 0)
+    private let waitsCancelled = Mutex(false)
     /// The session whose connection listens for the channel.
     private weak var listening: PostgresSession?
 

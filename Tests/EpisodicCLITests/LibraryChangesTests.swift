@@ -87,4 +87,33 @@ struct LibraryChangesTests {
         follower.cancel()
         #expect(try await follower.value == 0, "it ended, having seen nothing")
     }
+
+    @Test("an observed query answers now, then only when a commit changes its answer, never older than the position it gives",
+          .timeLimit(.minutes(1)))
+    func observesAQuery() async throws {
+        // Given two podcasts, and the titles of one's episodes observed
+        let cli = CLI()
+        try cli.must("init")
+        try cli.must("podcast", "create", "Night Shift")
+        try cli.must("podcast", "create", "Morning Show")
+        try cli.must("episode", "create", "Night Shift", "One")
+        let library = try Library(at: cli.library)
+        let night = try #require(try library.podcasts().first { $0.name == "Night Shift" }).id
+        var titles = library.observe { try $0.episodes(EpisodeQuery(podcast: night, sort: .number)).map(\.title) }.makeAsyncIterator()
+
+        // Then the first answer is the titles now, read at the head
+        let first = try #require(try await titles.next())
+        #expect(first.value == ["One"] && first.position == library.head)
+
+        // When other processes change the other podcast, then this one
+        try cli.must("episode", "create", "Morning Show", "Dawn")
+        try cli.must("podcast", "rename", "Morning Show", "Early Show")
+        let writer = try Self.soon(cli, "episode", "create", "Night Shift", "Two")
+
+        // Then the next answer is the one the change to this podcast made: the others changed nothing it shows
+        let second = try #require(try await titles.next())
+        writer.waitUntilExit()
+        #expect(second.value == ["One", "Two"])
+        #expect(second.position == (try Library(at: cli.library).head), "read after the episode's commit, at the head")
+    }
 }

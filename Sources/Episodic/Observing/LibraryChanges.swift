@@ -44,15 +44,8 @@ public struct LibraryChanges: AsyncSequence, Sendable {
         public mutating func next() async throws -> LibraryChange? {
             guard !finished else { return nil }
             if waiting.isEmpty {
-                let reader = self.reader
                 do {
-                    waiting = try await withTaskCancellationHandler {
-                        try await withCheckedThrowingContinuation { continuation in
-                            reader.queue.async { continuation.resume(with: Result { try reader.nextChanges() }) }
-                        }
-                    } onCancel: {
-                        reader.cancel()
-                    }
+                    waiting = try await reader.run { try $0.nextChanges() }
                 } catch {
                     finished = true
                     throw error
@@ -85,10 +78,28 @@ final class ChangeReader: @unchecked Sendable {
         self.next = after.next
     }
 
+    /// Runs `work` on the reader's queue, and ends its wait if the calling task is cancelled.
+    func run<Output: Sendable>(_ work: @escaping @Sendable (ChangeReader) throws -> Output) async throws -> Output {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                queue.async { continuation.resume(with: Result { try work(self) }) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// The reader's own library, opened at its first use: only on ``queue``.
+    func ownLibrary() throws -> Library {
+        if let library { return library }
+        let opened = try Library(at: path, lockTimeout: lockTimeout)
+        library = opened
+        return opened
+    }
+
     /// The commits after the last handed out, waiting until there is one; empty once cancelled.
     func nextChanges() throws -> [LibraryChange] {
-        let library = try self.library ?? Library(at: path, lockTimeout: lockTimeout)
-        self.library = library
+        let library = try ownLibrary()
         let store = library.store
         guard !state.withLock({ state in state.store = store; return state.cancelled }) else { return [] }
         let poll: Duration = store is SharedStore ? .seconds(5) : .milliseconds(200)
@@ -102,6 +113,11 @@ final class ChangeReader: @unchecked Sendable {
             store.waitForChange(timeout: poll)
             if state.withLock({ $0.cancelled }) { return [] }
         }
+    }
+
+    /// Hands out no change through `position`: those an answer read there already shows.
+    func skip(through position: LogPosition) {
+        next = max(next, position.next)
     }
 
     /// Ends the wait, and the sequence.

@@ -26,7 +26,7 @@ struct PendingCommit {
             let stream = StreamID(domain: event.stream)
             if expectations[stream] == nil {
                 let version = versions[stream] ?? 0
-                expectations[stream] = version == 0 ? .noStream : .exactly(version)
+                expectations[stream] = ExpectedVersion(after: version)
             }
         }
         events += new
@@ -43,7 +43,7 @@ struct PendingCommit {
         guard !events.isEmpty else { return nil }
         var expectations = self.expectations
         for (stream, version) in read where expectations[stream] == nil {
-            expectations[stream] = version == 0 ? .noStream : .exactly(version)
+            expectations[stream] = ExpectedVersion(after: version)
         }
         let commit = Commit(
             events: events.map(ProposedEvent.init(domain:)), expectations: expectations, commandID: commandID,

@@ -10,6 +10,12 @@ public enum ExpectedVersion: Hashable, Sendable, CustomStringConvertible {
     /// The stream must hold exactly this many events.
     case exactly(Int)
 
+    /// What a commit expects of a stream that holds `version` events: that it still holds them, or,
+    /// at 0, that it does not exist yet.
+    public init(after version: Int) {
+        self = version == 0 ? .noStream : .exactly(version)
+    }
+
     func admits(_ actual: Int) -> Bool {
         switch self {
         case .any: true

@@ -40,7 +40,7 @@ public struct StoredCommit: Sendable, Equatable {
         var expectations: [StreamID: ExpectedVersion] = [:]
         for event in events where expectations[event.stream] == nil {
             let before = event.streamVersion - 1
-            expectations[event.stream] = before == 0 ? .noStream : .exactly(before)
+            expectations[event.stream] = ExpectedVersion(after: before)
         }
         let first = events[0]
         return Commit(

@@ -110,7 +110,7 @@ public enum PostgresAppend {
             guard parts.count == 3, let stream = StreamID(rawValue: String(parts[0])), let expected = Int(parts[1]),
                 let actual = Int(parts[2])
             else { return nil }
-            return EventLogError.versionConflict(stream: stream, expected: expected == 0 ? .noStream : .exactly(expected), actual: actual)
+            return EventLogError.versionConflict(stream: stream, expected: ExpectedVersion(after: expected), actual: actual)
         case "EPCHN":
             let parts = message.split(separator: "|", omittingEmptySubsequences: false)
             guard parts.count == 2, let head = UInt64(parts[0]) else { return nil }

@@ -24,7 +24,7 @@ struct CommitBatcher {
         for event in decisions.joined() {
             let proposed = ProposedEvent(domain: event)
             let version = versions[proposed.stream, default: 0]
-            if expectations[proposed.stream] == nil { expectations[proposed.stream] = version == 0 ? .noStream : .exactly(version) }
+            if expectations[proposed.stream] == nil { expectations[proposed.stream] = ExpectedVersion(after: version) }
             versions[proposed.stream] = version + 1
             events.append(proposed)
         }

@@ -97,7 +97,7 @@ struct PostgresBenchmark: ParsableCommand {
                                     ProposedEvent(stream: stream, type: "Measured", json: #"{"client":\#(client)}"#)
                                 }
                                 let commit = Commit(
-                                    events: events, expectations: [stream: version == 0 ? .noStream : .exactly(version)],
+                                    events: events, expectations: [stream: ExpectedVersion(after: version)],
                                     commandID: CommandID(UUID()), actor: "bench", timestamp: .now)
                                 _ = try PostgresAppend.appendAtHead(commit, schema: schema, on: session)
                                 version += eventsPerCommit

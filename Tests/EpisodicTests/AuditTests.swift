@@ -12,7 +12,7 @@ import Testing
 struct AuditTests {
     @Test("the log's filters: podcast with its episodes, episode, type, actor, command, since and until")
     func filters() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let other = try studio.createPodcast("Other")
         let episode = try studio.createEpisode(in: show, "One")
@@ -39,7 +39,7 @@ struct AuditTests {
 
     @Test("a filter by episode or stream reads those streams through the index, and gives what the whole log gives")
     func streamFilters() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show"), other = try studio.createPodcast("Other")
         let one = try studio.createEpisode(in: show, "One"), two = try studio.createEpisode(in: other, "Two")
         for round in 1...4 {
@@ -74,11 +74,11 @@ struct AuditTests {
 
     @Test("history: one entry per command, with what changed from what to what")
     func history() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
         try studio.must(Submission(.episode(.id(episode), .retitle("Uno"))))
-        let transcript = Studio.transcript("words")
+        let transcript = FacadeLibrary.transcript("words")
         try studio.must(.importTranscript(transcript, into: .id(episode)))
         try studio.must(Submission(.podcast(.id(show), .delete)))
 
@@ -100,7 +100,7 @@ struct AuditTests {
 
     @Test("history prints a text on one line, its accents kept, and cuts one longer than 60 characters")
     func historyText() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
         try studio.must(Submission(.episode(.id(episode), .describe("Café\nau lait\r\nà 8 h"))))
@@ -114,7 +114,7 @@ struct AuditTests {
 
     @Test("as-of: the state at every position is the fold of the log up to it")
     func asOf() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
         try studio.must(Submission(.episode(.id(episode), .retitle("Uno"))))
@@ -135,10 +135,10 @@ struct AuditTests {
 
     @Test("verify: a clean library, then a flipped byte, a damaged blob, a row edited by hand")
     func verify() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
-        try studio.must(.importTranscript(Studio.transcript("words"), into: .id(episode)))
+        try studio.must(.importTranscript(FacadeLibrary.transcript("words"), into: .id(episode)))
         for title in ["A", "B", "C"] { try studio.must(Submission(.episode(.id(episode), .retitle(title)))) }
         #expect(try studio.library.verify().isClean)
 
@@ -164,7 +164,7 @@ struct AuditTests {
         #expect(damagedBlob.log.problems.contains { $0.message.contains(transcript.sha256) })
 
         // A flipped byte in the middle of a segment.
-        try Library(at: studio.library.path).log.blobs.put(Studio.transcript("words"))  // the blob again, whole
+        try Library(at: studio.library.path).log.blobs.put(FacadeLibrary.transcript("words"))  // the blob again, whole
         let segment = studio.library.path + "/log/00000001.seg"
         var log = try Data(contentsOf: URL(fileURLWithPath: segment))
         log[log.count / 2] ^= 0x01

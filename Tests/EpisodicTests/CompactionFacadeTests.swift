@@ -9,7 +9,7 @@ import Testing
 struct CompactionFacadeTests {
     @Test("after compactLog, the same Library writes, reads streams and lists, verifies, and info counts the compacted segments")
     func sameInstanceAfterwards() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Night Shift")
         let episodes = try (1...40).map { try studio.createEpisode(in: podcast, "Episode \($0), with a longer title to fill frames") }
         // A library's writers compact each segment they seal, and seal none before 512 KiB; the same

@@ -15,10 +15,10 @@ struct FontAndThumbnailTests {
     static let otherFontBytes = Array(FileManager.default.contents(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")!)
 
     /// A podcast with one episode that has a background.
-    static func studioWithBackground() throws -> (Studio, EpisodeID) {
-        let studio = try Studio()
+    static func studioWithBackground() throws -> (FacadeLibrary, EpisodeID) {
+        let studio = try FacadeLibrary()
         let episode = try studio.createEpisode(in: try studio.createPodcast("Show"), "One")
-        try studio.must(try .setBackground(Studio.image, of: .id(episode)))
+        try studio.must(try .setBackground(FacadeLibrary.image, of: .id(episode)))
         return (studio, episode)
     }
 
@@ -29,7 +29,7 @@ struct FontAndThumbnailTests {
     }
 
     /// Why `submission` was refused: it must be.
-    static func refusal(_ studio: Studio, _ submission: Submission) throws -> (any Error)? {
+    static func refusal(_ studio: FacadeLibrary, _ submission: Submission) throws -> (any Error)? {
         let report = try studio.library.submit([submission], actor: "tester", clock: studio.tick)
         guard case .failure(let failure)? = report.results.first else {
             Issue.record("\(submission.name) was accepted")
@@ -120,7 +120,7 @@ struct FontAndThumbnailTests {
     func renderInABatch() throws {
         let (studio, episode) = try Self.studioWithBackground()
         let outcomes = try studio.must(
-            try .setOverlay(Studio.image, of: .id(episode)), Submission(.episode(.id(episode), .changeThumbnailText(.custom("Pilot")))),
+            try .setOverlay(FacadeLibrary.image, of: .id(episode)), Submission(.episode(.id(episode), .changeThumbnailText(.custom("Pilot")))),
             Submission(.renderThumbnail(.id(episode))), atomic: true)
         #expect(outcomes.map(\.name) == ["thumbnail.overlay", "thumbnail.text", "thumbnail.render"])
         let rendered = try studio.library.liveEpisode(episode)
@@ -132,7 +132,7 @@ struct FontAndThumbnailTests {
 
     @Test("undo of a font import removes it, undo of a removal brings it back, and redo does each again")
     func undoFonts() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let imported = try #require(try studio.must(try .importFont(Self.fontBytes, name: "DejaVu Bold")).first)
         try studio.must(try .importFont(Self.otherFontBytes, name: "Other"))
 

@@ -11,14 +11,14 @@ import Testing
 @Suite("Folds kept of long streams, through the facade")
 struct KeptFoldTests {
     /// A podcast described 70 times, and the stream that holds it: longer than a load folds without keeping.
-    func longPodcast() throws -> (studio: Studio, id: PodcastID, stream: StreamID) {
-        let studio = try Studio()
+    func longPodcast() throws -> (studio: FacadeLibrary, id: PodcastID, stream: StreamID) {
+        let studio = try FacadeLibrary()
         let id = try studio.createPodcast("Long Stream")
         for take in 1...70 { try studio.must(Submission(.podcast(.id(id), .describe("Take \(take)")))) }
         return (studio, id, StreamID(domain: id.streamName))
     }
 
-    func kept(_ studio: Studio, _ stream: StreamID) throws -> StreamSnapshot? {
+    func kept(_ studio: FacadeLibrary, _ stream: StreamID) throws -> StreamSnapshot? {
         try EventLog(at: studio.library.path).snapshots.snapshot(of: stream, format: KeptStates.format)
     }
 
@@ -33,7 +33,7 @@ struct KeptFoldTests {
     }
 
     /// Renames the podcast: whether that changed anything, as the command decided.
-    func rename(_ studio: Studio, _ id: PodcastID, _ name: String) throws -> Bool {
+    func rename(_ studio: FacadeLibrary, _ id: PodcastID, _ name: String) throws -> Bool {
         try studio.must(Submission(.podcast(.id(id), .rename(name))))[0].positions != nil
     }
 
@@ -86,7 +86,7 @@ struct KeptFoldTests {
 
     @Test("a fold is kept once a load has folded 16 events, and not before")
     func keptEvery16() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let id = try studio.createPodcast("Short Stream")
         let stream = StreamID(domain: id.streamName)
         // The 14th description's load folds 14 events (the creation and 13 descriptions): none kept.

@@ -18,11 +18,11 @@ struct PreparedInputsTests {
     func foreseen() throws {
         // Given an episode with a transcript and a background, and a batch that converts it, imports
         // another, converts again strictly, and renders
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let id = try studio.createEpisode(in: try studio.createPodcast("Show"), "Pilot")
-        let first = Studio.transcript("Hello")
-        try studio.must(.importTranscript(first, into: .id(id)), try .setBackground(Studio.image, of: .id(id)))
-        let second = Studio.transcript("Goodbye")
+        let first = FacadeLibrary.transcript("Hello")
+        try studio.must(.importTranscript(first, into: .id(id)), try .setBackground(FacadeLibrary.image, of: .id(id)))
+        let second = FacadeLibrary.transcript("Goodbye")
         let batch: [Submission] = [
             Submission(.convertTranscript(.id(id))), .importTranscript(second, into: .id(id)),
             Submission(.convertTranscript(.id(id), strict: true)), Submission(.renderThumbnail(.text("Show/1"))),
@@ -51,12 +51,12 @@ struct PreparedInputsTests {
     func unforeseen(atomic: Bool) throws {
         // Given an episode, and a batch that retitles it, gives it a transcript and a background by its
         // id, then converts and renders it named otherwise (so that neither input is foreseen)
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let id = try studio.createEpisode(in: try studio.createPodcast("Show"), "Pilot")
-        let transcript = Studio.transcript("Hello")
+        let transcript = FacadeLibrary.transcript("Hello")
         let batch: [Submission] = [
             Submission(.episode(.id(id), .retitle("First"))),
-            .importTranscript(transcript, into: .id(id)), try .setBackground(Studio.image, of: .id(id)),
+            .importTranscript(transcript, into: .id(id)), try .setBackground(FacadeLibrary.image, of: .id(id)),
             Submission(.convertTranscript(.text("Show/1"))), Submission(.renderThumbnail(.text("Show/1"))),
         ]
 
@@ -80,9 +80,9 @@ struct PreparedInputsTests {
     @Test("a render whose inputs other writers change each time it is made after the lock is refused as busy, the commands before it done")
     func inputKeptChanging() throws {
         // Given an episode with a background, and another writer on the same library
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let id = try studio.createEpisode(in: try studio.createPodcast("Show"), "Pilot")
-        try studio.must(try .setBackground(Studio.image, of: .id(id)))
+        try studio.must(try .setBackground(FacadeLibrary.image, of: .id(id)))
         let other = try Library(at: studio.folder + "/library")
         var changes = 0
 
@@ -111,10 +111,10 @@ struct PreparedInputsTests {
     @Test("a batch of imports decides as each command's own check would: warnings kept, a strict defect refused")
     func decisionsAsChecked() throws {
         // Given an episode, and a batch importing a defective transcript leniently, then strictly, then a clean one
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let id = try studio.createEpisode(in: try studio.createPodcast("Show"), "Pilot")
         let episode = EpisodeReference.id(id)
-        let clean = Studio.transcript("Hello")
+        let clean = FacadeLibrary.transcript("Hello")
         let batch: [Submission] = [
             .importTranscript(Self.defective, into: episode),
             .importTranscript(Self.defective, into: episode, strict: true),

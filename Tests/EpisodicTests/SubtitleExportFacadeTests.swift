@@ -10,7 +10,7 @@ struct SubtitleExportFacadeTests {
     @Test("Subtitles whose SRT the current conversion does not give are exported as SRT, and refused as WebVTT or JSON until converted again")
     func earlierVersion() throws {
         // Given an episode whose recorded SRT is not what this build converts its transcript to
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let episode = try studio.createEpisode(in: try studio.createPodcast("Show"), "One")
         let transcript = Array("00:00:01\nAna\nHello there, and welcome.\n".utf8)
         try studio.must(.importTranscript(transcript, into: .id(episode)))

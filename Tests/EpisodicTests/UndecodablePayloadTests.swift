@@ -12,8 +12,8 @@ import Testing
 struct UndecodablePayloadTests {
     /// A studio whose episode's stream ends in an EpisodeRetitled whose title is a number, appended as
     /// an older or foreign writer could have. Returns the studio, the episode and the bad event's position.
-    func studioWithBadEvent() throws -> (Studio, EpisodeID, LogPosition) {
-        let studio = try Studio()
+    func studioWithBadEvent() throws -> (FacadeLibrary, EpisodeID, LogPosition) {
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
         let log = try EventLog(at: studio.library.path)

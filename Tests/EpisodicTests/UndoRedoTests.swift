@@ -16,11 +16,11 @@ struct UndoRedoTests {
         let first: EpisodeID
         let second: EpisodeID
 
-        init(_ studio: Studio) throws {
+        init(_ studio: FacadeLibrary) throws {
             podcast = try studio.createPodcast("Show")
             first = try studio.createEpisode(in: podcast, "One")
             second = try studio.createEpisode(in: podcast, "Two")
-            try studio.must(.importTranscript(Studio.transcript("hello"), into: .id(first)))
+            try studio.must(.importTranscript(FacadeLibrary.transcript("hello"), into: .id(first)))
             try studio.must(Submission(.convertTranscript(.id(first))))
         }
     }
@@ -28,8 +28,8 @@ struct UndoRedoTests {
     /// A command under test, what must be true first, and the event type it must append first.
     struct Scenario: CustomStringConvertible, Sendable {
         var event: String
-        var setup: @Sendable (Studio, Base) throws -> Void = { _, _ in }
-        var command: @Sendable (Studio, Base) throws -> Submission
+        var setup: @Sendable (FacadeLibrary, Base) throws -> Void = { _, _ in }
+        var command: @Sendable (FacadeLibrary, Base) throws -> Submission
 
         var description: String { event }
     }
@@ -41,12 +41,12 @@ struct UndoRedoTests {
         },
         Scenario(event: "PodcastRenamed") { _, base in Submission(.podcast(.id(base.podcast), .rename("Renamed"))) },
         Scenario(event: "PodcastDescribed") { _, base in Submission(.podcast(.id(base.podcast), .describe("About"))) },
-        Scenario(event: "PodcastArtworkSet") { _, base in try .setArtwork(Studio.image, of: .id(base.podcast)) },
-        Scenario(event: "PodcastArtworkCleared", setup: { studio, base in try studio.must(try .setArtwork(Studio.image, of: .id(base.podcast))) }) { _, base in
+        Scenario(event: "PodcastArtworkSet") { _, base in try .setArtwork(FacadeLibrary.image, of: .id(base.podcast)) },
+        Scenario(event: "PodcastArtworkCleared", setup: { studio, base in try studio.must(try .setArtwork(FacadeLibrary.image, of: .id(base.podcast))) }) { _, base in
             Submission(.podcast(.id(base.podcast), .clearArtwork))
         },
-        Scenario(event: "PodcastDefaultOverlaySet") { _, base in try .setDefaultOverlay(Studio.image, of: .id(base.podcast)) },
-        Scenario(event: "PodcastDefaultOverlayCleared", setup: { studio, base in try studio.must(try .setDefaultOverlay(Studio.image, of: .id(base.podcast))) }) { _, base in
+        Scenario(event: "PodcastDefaultOverlaySet") { _, base in try .setDefaultOverlay(FacadeLibrary.image, of: .id(base.podcast)) },
+        Scenario(event: "PodcastDefaultOverlayCleared", setup: { studio, base in try studio.must(try .setDefaultOverlay(FacadeLibrary.image, of: .id(base.podcast))) }) { _, base in
             Submission(.podcast(.id(base.podcast), .clearDefaultOverlay))
         },
         Scenario(event: "PodcastThumbnailDefaultsChanged") { _, base in
@@ -66,15 +66,15 @@ struct UndoRedoTests {
             Submission(.episode(.id(base.first), .setPublishDate(Timestamp(rawValue: 1_800_000_000_000))))
         },
         Scenario(event: "EpisodeDeleted") { _, base in Submission(.episode(.id(base.second), .delete)) },
-        Scenario(event: "TranscriptImported") { _, base in .importTranscript(Studio.transcript("second"), into: .id(base.second)) },
-        Scenario(event: "TranscriptReplaced") { _, base in .importTranscript(Studio.transcript("again"), into: .id(base.first)) },
+        Scenario(event: "TranscriptImported") { _, base in .importTranscript(FacadeLibrary.transcript("second"), into: .id(base.second)) },
+        Scenario(event: "TranscriptReplaced") { _, base in .importTranscript(FacadeLibrary.transcript("again"), into: .id(base.first)) },
         Scenario(event: "TranscriptCleared") { _, base in Submission(.episode(.id(base.first), .clearTranscript)) },
-        Scenario(event: "SRTGenerated", setup: { studio, base in try studio.must(.importTranscript(Studio.transcript("two"), into: .id(base.second))) }) { _, base in
+        Scenario(event: "SRTGenerated", setup: { studio, base in try studio.must(.importTranscript(FacadeLibrary.transcript("two"), into: .id(base.second))) }) { _, base in
             Submission(.convertTranscript(.id(base.second)))
         },
-        Scenario(event: "ThumbnailBackgroundSet") { _, base in try .setBackground(Studio.image, of: .id(base.first)) },
-        Scenario(event: "ThumbnailOverlaySet") { _, base in try .setOverlay(Studio.image, of: .id(base.first)) },
-        Scenario(event: "ThumbnailOverlayCleared", setup: { studio, base in try studio.must(try .setOverlay(Studio.image, of: .id(base.first))) }) { _, base in
+        Scenario(event: "ThumbnailBackgroundSet") { _, base in try .setBackground(FacadeLibrary.image, of: .id(base.first)) },
+        Scenario(event: "ThumbnailOverlaySet") { _, base in try .setOverlay(FacadeLibrary.image, of: .id(base.first)) },
+        Scenario(event: "ThumbnailOverlayCleared", setup: { studio, base in try studio.must(try .setOverlay(FacadeLibrary.image, of: .id(base.first))) }) { _, base in
             Submission(.episode(.id(base.first), .clearOverlay))
         },
         Scenario(event: "ThumbnailSettingsChanged") { _, base in
@@ -86,20 +86,20 @@ struct UndoRedoTests {
         Scenario(
             event: "ThumbnailRendered",
             setup: { studio, base in
-                try studio.must(try .setBackground(Studio.image, of: .id(base.first)), try .setOverlay(Studio.image, of: .id(base.first)))
+                try studio.must(try .setBackground(FacadeLibrary.image, of: .id(base.first)), try .setOverlay(FacadeLibrary.image, of: .id(base.first)))
             }
         ) { studio, base in
             // A stored render, recorded as the renderer records one: the format its bytes are in (PNG).
             let inputs = try #require(try studio.library.liveEpisode(base.first).thumbnailInputs)
-            let thumbnail = RenderedThumbnail(image: try Submission.image(Studio.image), format: .png, inputs: inputs)
-            return Submission(.episode(.id(base.first), .recordThumbnail(thumbnail)), blobs: [Studio.image])
+            let thumbnail = RenderedThumbnail(image: try Submission.image(FacadeLibrary.image), format: .png, inputs: inputs)
+            return Submission(.episode(.id(base.first), .recordThumbnail(thumbnail)), blobs: [FacadeLibrary.image])
         },
     ]
 
     @Test("do, undo, redo", arguments: scenarios)
     func doUndoRedo(_ scenario: Scenario) throws {
         // Given
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let base = try Base(studio)
         try scenario.setup(studio, base)
         let before = try Snapshot(studio)
@@ -126,7 +126,7 @@ struct UndoRedoTests {
         var episodes: [EpisodeID: Episode]
         var rows: [String: [String]]
 
-        init(_ studio: Studio) throws {
+        init(_ studio: FacadeLibrary) throws {
             let (podcasts, episodes) = try studio.states()
             self.podcasts = podcasts.compactMapValues(\.live)
             self.episodes = episodes.compactMapValues(\.live)

@@ -10,11 +10,11 @@ import Testing
 struct UndoRuleTests {
     @Test("a later change to the same field makes undo refuse and name it; other fields do not")
     func conflicts() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: podcast, "One")
         let first = try studio.must(Submission(.episode(.id(episode), .retitle("Uno"))))[0]
-        try studio.must(.importTranscript(Studio.transcript("hi"), into: .id(episode)))
+        try studio.must(.importTranscript(FacadeLibrary.transcript("hi"), into: .id(episode)))
         // A transcript changed since: the retitle can still be undone alone...
         let head = studio.library.log.head
         let undo = try studio.library.undo(.command(first.commandID), actor: "t", dryRun: true)
@@ -36,7 +36,7 @@ struct UndoRuleTests {
 
     @Test("--force undoes what is still in effect and says what it left")
     func force() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let one = try studio.createEpisode(in: podcast, "One")
         let two = try studio.createEpisode(in: podcast, "Two")
@@ -54,11 +54,11 @@ struct UndoRuleTests {
 
     @Test("undoing a podcast's deletion brings back the podcast and its episodes, with their content")
     func cascade() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let one = try studio.createEpisode(in: podcast, "One")
         let two = try studio.createEpisode(in: podcast, "Two")
-        try studio.must(.importTranscript(Studio.transcript("kept"), into: .id(one)))
+        try studio.must(.importTranscript(FacadeLibrary.transcript("kept"), into: .id(one)))
         try studio.must(Submission(.convertTranscript(.id(one))))
         let before = try studio.library.liveEpisode(one)
         let deleted = try studio.must(Submission(.podcast(.id(podcast), .delete)))[0]
@@ -76,7 +76,7 @@ struct UndoRuleTests {
 
     @Test("an undo that would break a rule appends nothing and says which rule")
     func rules() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let one = try studio.createEpisode(in: podcast, "One")
         let deleted = try studio.must(Submission(.episode(.id(one), .delete)))[0]
@@ -99,7 +99,7 @@ struct UndoRuleTests {
 
     @Test("--last takes the newest command still in effect, by an actor if asked")
     func last() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let a = try studio.library.submit(
             [Submission(.podcast(.id(podcast), .describe("by ann")))], actor: "ann", clock: studio.tick).results[0].get()
@@ -130,7 +130,7 @@ struct UndoRuleTests {
 
     @Test("commands are found newest first and whole, though the log is read from the head a stretch at a time")
     func newestFirst() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         var expected = [CommandSpan]()
         // Commits of 1 to 7 events: shorter and longer than the stretches below.
@@ -156,7 +156,7 @@ struct UndoRuleTests {
 
     @Test("undoing a command that does not exist says so")
     func unknownCommand() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         try studio.createPodcast("Show")
         let unknown = CommandID(UUID())
         #expect {
@@ -169,7 +169,7 @@ struct UndoRuleTests {
 
     @Test("undoing an undo is a redo, and the log says which command each undid")
     func redo() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let podcast = try studio.createPodcast("Show")
         let rename = try studio.must(Submission(.podcast(.id(podcast), .rename("Renamed"))))[0]
         let undo = try studio.undo(rename.commandID)

@@ -32,7 +32,7 @@ struct WritePathTests {
     @Test("a batch runs in groups, each acknowledged once its commits are in the log, with the lock let go between them")
     func groups() throws {
         // Given a podcast, and a batch of 25 creations and retitles
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let ids = (1...10).map { _ in EpisodeID(UUID()) }
         let batch = ids.map { Submission(.createEpisode(in: .id(show), .create(id: $0, title: "Take one", at: studio.tick()))) }
@@ -58,7 +58,7 @@ struct WritePathTests {
     @Test("a group after another writer's commit decides on it, not on the previous group's view")
     func groupsSeeOtherWriters() throws {
         // Given a batch whose second group names a podcast by a name it takes only between the groups
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let batch = [
             Submission(.createEpisode(in: .id(show), .create(id: EpisodeID(UUID()), title: "One", at: studio.tick()))),
@@ -82,7 +82,7 @@ struct WritePathTests {
     @Test("a refused command's content is never stored, though the batch wrote it ahead")
     func refusedContentIsNotStored() throws {
         // Given a batch of two transcript imports, the second into an episode that does not exist
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let episode = try studio.createEpisode(in: show, "One")
         let kept = Array("00:00:01\nAnna\nKept.\n".utf8), refused = Array("00:00:01\nAnna\nRefused.\n".utf8)
@@ -108,7 +108,7 @@ struct WritePathTests {
     func appendedTogether() throws {
         // Given three episodes, and a batch that retitles, imports a transcript, retitles, imports a
         // second transcript and retitles, on a disk that will not rename the second's file into place
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let one = try studio.createEpisode(in: show, "One"), two = try studio.createEpisode(in: show, "Two")
         let three = try studio.createEpisode(in: show, "Three")
@@ -160,7 +160,7 @@ struct WritePathTests {
 
     @Test("a read model that cannot be updated after the append: undo and redo report it as submit does, and keep the append")
     func readModelFailureAfterAppend() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let names = { try studio.library.currentReadModel().podcastNames()[show] }
 
@@ -193,7 +193,7 @@ struct WritePathTests {
     func projectedFromDecidedStates() throws {
         // Given a podcast, and a batch in groups of three that changes its episodes again and again, each
         // change in a later group than the one before it on the same episode, with a refusal among them
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let (a, b) = (EpisodeID(UUID()), EpisodeID(UUID()))
         let batch = [
@@ -228,7 +228,7 @@ struct WritePathTests {
     @Test("a command whose commit cannot be synced is not acknowledged, and no read model ever records it")
     func failedSync() throws {
         // Given a podcast
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let head = studio.library.head
 
@@ -251,7 +251,7 @@ struct WritePathTests {
     func readModelsWitnessTheTail() throws {
         // Given a library whose last commit, a rename the read models have projected, is damaged on
         // disk, and whose stream index is gone, so that only the read models show it was acknowledged
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         _ = try studio.must(Submission(.podcast(.id(show), .rename("Renamed"))))
         let acknowledged = studio.library.head
@@ -279,7 +279,7 @@ struct WritePathTests {
 
     @Test("a read model that can be updated: undo reports no error")
     func noReadModelError() throws {
-        let studio = try Studio()
+        let studio = try FacadeLibrary()
         let show = try studio.createPodcast("Show")
         let renamed = try studio.must(Submission(.podcast(.id(show), .rename("Renamed"))))[0]
         let undone = try studio.library.undo(.command(renamed.commandID), actor: "tester", clock: studio.tick)

@@ -20,7 +20,7 @@ struct AheadOfTheWriteTests {
     @Test("a writer's lookups keep every statement it prepared compiled, as its writes do")
     func readsKeepPreparedStatements() throws {
         // Given read models at the head of a log, with a write projected
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         let model = try studio.openReadModel()
         try studio.log.write { _ in try model.catchUp(with: studio.log) }
@@ -47,7 +47,7 @@ struct AheadOfTheWriteTests {
     @Test("a catch-up commits nothing before its beforeCommit returns, and nothing at all when it throws")
     func beforeCommitComesFirst() throws {
         // Given read models at the head of a log, and two more commands appended
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         for command in CommandPool.setup { try studio.must(command) }
         let model = try studio.openReadModel()
         try studio.log.write { _ in try model.catchUp(with: studio.log) }

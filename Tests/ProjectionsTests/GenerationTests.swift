@@ -11,8 +11,8 @@ import Testing
 @Suite("Read model generations")
 struct GenerationTests {
     /// A library of a show and `episodes` episodes, its read model current.
-    func builtLibrary(episodes: Int = 5) throws -> (StudioLibrary, ReadModel) {
-        let studio = try StudioLibrary()
+    func builtLibrary(episodes: Int = 5) throws -> (ShellWrittenLibrary, ReadModel) {
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         for n in 1...episodes { try studio.must(Scene.createEpisode(n, "Episode \(n)")) }
         let readModel = try studio.openReadModel()
@@ -20,12 +20,12 @@ struct GenerationTests {
         return (studio, readModel)
     }
 
-    func files(_ studio: StudioLibrary) throws -> [String] {
+    func files(_ studio: ShellWrittenLibrary) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: studio.path + "/read").sorted()
     }
 
     /// The database files of `read/`, companions left out.
-    func databaseFiles(_ studio: StudioLibrary) throws -> [String] {
+    func databaseFiles(_ studio: ShellWrittenLibrary) throws -> [String] {
         try files(studio).filter { $0.hasSuffix(".sqlite") }
     }
 
@@ -105,7 +105,7 @@ struct GenerationTests {
     @Test("a library whose path SQLite would read as a URI's query, fragment or escape opens, for writing and for reading")
     func pathEscapedInURI() throws {
         // Given a library in a folder whose name holds `?`, `#`, `%41`, a space and letters beyond ASCII
-        let studio = try StudioLibrary(name: "show ?mode=ro#x %41 été")
+        let studio = try ShellWrittenLibrary(name: "show ?mode=ro#x %41 été")
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Episode 1"))
 
@@ -279,7 +279,7 @@ struct GenerationTests {
     @Test("a read model left behind while the log's segments are compacted still stands on the log: caught up, not rebuilt")
     func checkpointOutlivesCompaction() throws {
         // Given a read model at position 6, a one-event commit's
-        let studio = try StudioLibrary(EventLog.Options(segmentSizeLimit: 16 << 10, automaticCompaction: nil))
+        let studio = try ShellWrittenLibrary(EventLog.Options(segmentSizeLimit: 16 << 10, automaticCompaction: nil))
         try studio.must(Scene.createShow())
         for n in 1...5 { try studio.must(Scene.createEpisode(n, "Episode \(n)")) }
         let behind = try studio.openReadModel()

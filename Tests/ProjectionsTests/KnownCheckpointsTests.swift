@@ -15,8 +15,8 @@ struct KnownCheckpointsTests {
     }
 
     /// A library holding a podcast, and a read model opened once its read models were at the log's head.
-    private static func openedAtTheHead() throws -> (StudioLibrary, ReadModel) {
-        let studio = try StudioLibrary()
+    private static func openedAtTheHead() throws -> (ShellWrittenLibrary, ReadModel) {
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         let first = try studio.openReadModel()
         try studio.log.withWriterLock { try first.catchUp(with: studio.log, asWriter: false) }
@@ -61,7 +61,7 @@ struct KnownCheckpointsTests {
     @Test("those written under a hold are trusted for the rest of it, and describe the files as events are appended")
     func writtenUnderAHold() throws {
         // Given a read model behind the log by two events
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         let model = try studio.openReadModel()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Pilot"))

@@ -13,8 +13,8 @@ import Testing
 struct KnownStatesTests {
     /// A library with one episode, "Pilot", its read model caught up; and that episode's state as of
     /// the head with a description no event gave it: a forgery that shows whether a fold started from it.
-    func pilot() throws -> (studio: StudioLibrary, readModel: ReadModel, forged: EpisodeState) {
-        let studio = try StudioLibrary()
+    func pilot() throws -> (studio: ShellWrittenLibrary, readModel: ReadModel, forged: EpisodeState) {
+        let studio = try ShellWrittenLibrary()
         let readModel = try studio.openReadModel()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Pilot"))

@@ -20,8 +20,8 @@ struct NextVersion<Base: Projector>: Projector {
 @Suite("Migration by replay")
 struct MigrationTests {
     /// A library of four events per episode, its read model built and current.
-    func builtLibrary(episodes: Int = 60) throws -> (StudioLibrary, ReadModel) {
-        let studio = try StudioLibrary()
+    func builtLibrary(episodes: Int = 60) throws -> (ShellWrittenLibrary, ReadModel) {
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         for n in 1...episodes {
             try studio.must(Scene.createEpisode(n, "Episode \(n)"))

@@ -57,8 +57,8 @@ struct ReadModelCheckTests {
     }
 
     /// A library of `episodes` episodes, each with a transcript of its own, its read models current.
-    func library(episodes: Int, connections: Connections) throws -> (StudioLibrary, ReadModel) {
-        let studio = try StudioLibrary()
+    func library(episodes: Int, connections: Connections) throws -> (ShellWrittenLibrary, ReadModel) {
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         for n in 1...episodes {
             try studio.must(Scene.createEpisode(n, "Episode \(n)"))

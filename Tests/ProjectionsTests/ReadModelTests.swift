@@ -12,7 +12,7 @@ import Testing
 struct ReadModelTests {
     @Test("flags follow the events: a cleared transcript, a retitle after a render, a new render")
     func flagsFollowEvents() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         let readModel = try studio.openReadModel()
         func summary() throws -> EpisodeSummary {
             try studio.log.write { _ in try readModel.catchUp(with: studio.log) }
@@ -45,7 +45,7 @@ struct ReadModelTests {
 
     @Test("the SRT flags: made from the current transcript, then out of date when it is replaced")
     func srtFlags() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Pilot"))
         try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nHello.\n"))
@@ -68,7 +68,7 @@ struct ReadModelTests {
 
     @Test("episode lists sort six ways, search titles without case or accents, filter on flags, and page")
     func episodeQueries() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         let titles = ["Café society", "apples", "Zebra crossing", "été indien", "Bananas"]
         for (i, title) in titles.enumerated() {
@@ -105,7 +105,7 @@ struct ReadModelTests {
 
     @Test("podcasts are listed newest first with their counts; a delete removes the podcast and its episodes")
     func podcastsAndCascade() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(.podcast(Scene.show, .create(id: Scene.show, name: "Older", at: Scene.monday)))
         try studio.must(.podcast(Scene.other, .create(id: Scene.other, name: "Newer", at: Timestamp(rawValue: Scene.monday.rawValue + 60_000)!)))
         try studio.must(Scene.createEpisode(1, "One"))
@@ -132,7 +132,7 @@ struct ReadModelTests {
 
     @Test("the episode detail holds the light fields, the settings and the references")
     func episodeDetail() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         try studio.must(.podcast(Scene.show, .setDefaultOverlay(TestContent.image("overlay"))))
         try studio.must(Scene.createEpisode(1, "Pilot", number: 42, publish: 3))
@@ -153,7 +153,7 @@ struct ReadModelTests {
 
     @Test("a list whose ids or times were edited by hand into something else is refused, naming the value")
     func handEditedRows() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Pilot", publish: 2))
         let readModel = try studio.openReadModel()
@@ -183,7 +183,7 @@ struct ReadModelTests {
 
     @Test("read.sqlite links to the live generation's manifest, which names a file per projector, each in WAL mode with its checkpoint")
     func layout() throws {
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         // A library without read models gets them by a replay of the log.
         let readModel = try studio.openReadModel()

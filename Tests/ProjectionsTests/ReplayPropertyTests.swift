@@ -14,7 +14,7 @@ struct ReplayPropertyTests {
     func stepByStepEqualsReplay() async throws {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max)).array(of: 5...40)) { choices in
             do {
-                let studio = try StudioLibrary()
+                let studio = try ShellWrittenLibrary()
                 let stepwise = try studio.openReadModel(batchSize: 3)
                 for command in CommandPool.setup + choices.map(CommandPool.command(from:)) {
                     try studio.run(command)
@@ -47,7 +47,7 @@ struct ReplayPropertyTests {
     func rowsAgreeWithDomain() async throws {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max)).array(of: 10...80)) { choices in
             do {
-                let studio = try StudioLibrary()
+                let studio = try ShellWrittenLibrary()
                 let readModel = try studio.openReadModel(batchSize: 4)
                 // Caught up after every few commands, so that runs of events are folded together and
                 // edits overwrite each other within a run.

@@ -12,12 +12,12 @@ import Testing
 @Suite("Search")
 struct SearchTests {
     /// A studio with one show and its read models; `current()` catches them up and returns them.
-    final class Studio {
-        let library: StudioLibrary
+    final class SearchLibrary {
+        let library: ShellWrittenLibrary
         let readModel: ReadModel
 
         init() throws {
-            library = try StudioLibrary()
+            library = try ShellWrittenLibrary()
             readModel = try library.openReadModel()
             try library.must(Scene.createShow())
         }
@@ -39,7 +39,7 @@ struct SearchTests {
 
     @Test("titles, descriptions and transcript text are found without case or accents, the term marked")
     func findsEveryField() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Café society"))
         try studio.must(Scene.createEpisode(2, "Apples"))
         try studio.must(Scene.on(2, .describe("All about the Zürich orchards")))
@@ -68,7 +68,7 @@ struct SearchTests {
     func ranking() throws {
         // Given an episode that says "sourdough" again and again, but not in its title, and two titled so
         // and one described so
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Other things"))
         try studio.must(Scene.importTranscript(1, "00:00:01\nHost\n" + String(repeating: "Sourdough, sourdough. ", count: 50) + "\n"))
         try studio.must(Scene.createEpisode(2, "Sourdough"))
@@ -92,7 +92,7 @@ struct SearchTests {
 
     @Test("the last word is a prefix, until a space ends it")
     func prefixOfLastWord() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Sourdough starters"))
         try studio.must(Scene.createEpisode(2, "Sour notes"))
 
@@ -104,7 +104,7 @@ struct SearchTests {
 
     @Test("a retitle and a new description replace the old words")
     func retitleUpdates() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Pilot"))
         try studio.must(Scene.on(1, .describe("Rough cut")))
         #expect(try studio.titles("pilot") == ["Pilot"])
@@ -119,7 +119,7 @@ struct SearchTests {
 
     @Test("a replaced transcript replaces the indexed text; a cleared one removes it")
     func transcriptLifecycle() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Pilot"))
         try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nTalking about sourdough.\n"))
         #expect(try studio.titles("sourdough") == ["Pilot"])
@@ -135,7 +135,7 @@ struct SearchTests {
 
     @Test("deleted episodes disappear, and so do a deleted podcast's; a renamed podcast shows its new name")
     func deletions() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Sourdough one"))
         try studio.must(Scene.createEpisode(2, "Sourdough two"))
         try studio.must(Scene.importTranscript(2, Self.transcript))
@@ -164,14 +164,14 @@ struct SearchTests {
             "a + b", "{title}: x", "\u{0}", "sour\u{0}dough", "'", "", "   ", "\n\t",
         ])
     func hostileInput(_ text: String) throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Sourdough and other NEAR misses"))
         _ = try studio.current().search(text)
     }
 
     @Test("operators are plain words: AND finds the word 'and', a dash joins words")
     func operatorsAreWords() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Bread and butter"))
         try studio.must(Scene.createEpisode(2, "Well-being"))
         #expect(try studio.titles("AND") == ["Bread and butter"])
@@ -186,7 +186,7 @@ struct SearchTests {
     @Test("a new transcript for an episode whose indexed one has since gone makes the index again; a retitle reads neither")
     func newTranscriptAfterTheBlobWent() throws {
         // Given an episode indexed with its transcript, whose blob then goes
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         try studio.must(Scene.createEpisode(1, "Pilot"))
         try studio.must(Scene.importTranscript(1, Self.transcript))
         try studio.must(Scene.createEpisode(2, "Second"))
@@ -216,7 +216,7 @@ struct SearchTests {
 
     @Test("a missing or damaged transcript blob is indexed without its text and reported, until it is restored")
     func unreadableTranscript() throws {
-        let studio = try Studio()
+        let studio = try SearchLibrary()
         let other = "00:00:01\nHost\nKombucha, mostly.\n"
         let file = studio.blobFile(Self.transcript)
         try studio.must(Scene.createEpisode(1, "Pilot"))
@@ -262,7 +262,7 @@ struct SearchTests {
     func stepByStepEqualsReplay() async throws {
         await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max)).array(of: 5...60)) { choices in
             do {
-                let studio = try StudioLibrary()
+                let studio = try ShellWrittenLibrary()
                 let stepwise = try studio.openReadModel(batchSize: 2)
                 for command in [Scene.createShow(), Scene.createShow(Scene.other, "Bakery")] + choices.map(SearchPool.command) {
                     try studio.run(command)

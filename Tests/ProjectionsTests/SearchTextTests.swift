@@ -27,8 +27,8 @@ struct SearchTextTests {
 
     /// A library of two shows whose episodes were retitled, described, given transcripts, given new ones,
     /// and deleted; its read models current.
-    func corpus() throws -> (StudioLibrary, ReadModel) {
-        let studio = try StudioLibrary()
+    func corpus() throws -> (ShellWrittenLibrary, ReadModel) {
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createShow(Scene.other, "Bakery"))
         try studio.must(Scene.createEpisode(1, "Sourdough basics"))
@@ -134,7 +134,7 @@ struct SearchTextTests {
     @Test("no file of the read models holds a transcript's text; the light fields are there as they were")
     func noCopyOfTheText() throws {
         // Given an episode whose title and transcript hold phrases found nowhere else
-        let studio = try StudioLibrary()
+        let studio = try ShellWrittenLibrary()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Quietly grand opening titles"))
         try studio.must(Scene.importTranscript(1, "00:00:01\nHost\nQuixotic zebras juggle marmalade at dawn.\n"))

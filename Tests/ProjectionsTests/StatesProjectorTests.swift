@@ -14,8 +14,8 @@ import Testing
 @Suite("States kept by the read model")
 struct StatesProjectorTests {
     /// A library with a show and two episodes, one of them deleted, its read model caught up.
-    func library() throws -> (studio: StudioLibrary, readModel: ReadModel) {
-        let studio = try StudioLibrary()
+    func library() throws -> (studio: ShellWrittenLibrary, readModel: ReadModel) {
+        let studio = try ShellWrittenLibrary()
         let readModel = try studio.openReadModel()
         try studio.must(Scene.createShow())
         try studio.must(Scene.createEpisode(1, "Pilot"))

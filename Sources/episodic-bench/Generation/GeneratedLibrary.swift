@@ -61,7 +61,7 @@ struct GeneratedLibrary {
             count: plan.transcripts, bytes: plan.transcriptBytes, seed: plan.seed, blobs: log.blobs)
         let images = try ImagePool.make(scale: plan.imageScale, count: plan.images, seed: plan.seed, blobs: log.blobs)
         let blobSeconds = (ContinuousClock.now - started).seconds
-        var director = StudioDirector(plan: plan, transcripts: transcripts, images: images)
+        var director = SimulatedProducer(plan: plan, transcripts: transcripts, images: images)
         var batcher = CommitBatcher(seed: plan.seed)
         var appended = 0
         try log.write { writer in
@@ -78,7 +78,7 @@ struct GeneratedLibrary {
             }
         }
         guard director.refusals == 0 else {
-            throw BenchFailure("the generator made \(director.refusals) commands the deciders refused; fix StudioDirector")
+            throw BenchFailure("the generator made \(director.refusals) commands the deciders refused; fix SimulatedProducer")
         }
         return GeneratedLibrary(
             path: path, events: appended, bigPodcast: director.bigPodcast!,
@@ -86,7 +86,7 @@ struct GeneratedLibrary {
             seconds: (ContinuousClock.now - started).seconds, blobSeconds: blobSeconds)
     }
 
-    private static func contents(_ shell: StudioShell, _ plan: LibraryPlan, blobBytes: UInt64) -> String {
+    private static func contents(_ shell: GeneratingShell, _ plan: LibraryPlan, blobBytes: UInt64) -> String {
         "\(shell.podcastIDs.count) podcasts, \(shell.created.count.grouped()) episodes created, "
             + "\(shell.live.count.grouped()) live (\(plan.bigPodcastEpisodes.grouped()) in the measured podcast); "
             + "\(plan.transcripts.grouped()) transcripts of \(plan.transcriptBytes.lowerBound / 1_024)-"

@@ -14,9 +14,9 @@ enum BulkLog {
     static let minimumEvents = 100_000
 
     /// Writes the log; returns the studio that made it, whose tallies a scan must find again.
-    static func write(events: Int, at library: String, report: Report) throws -> StudioCommits {
+    static func write(events: Int, at library: String, report: Report) throws -> GeneratedCommits {
         let log = try EventLog.create(at: library, options: options)
-        var studio = try StudioCommits(seed: 0xB0_1C, blobs: log.blobs)
+        var studio = try GeneratedCommits(seed: 0xB0_1C, blobs: log.blobs)
         var appending = 0.0
         let total = try timed {
             try log.write { writer in

@@ -17,7 +17,7 @@ enum EnvelopeScan {
     }
 
     /// The median rate of `repeats` scans, in events per second.
-    static func eventsPerSecond(library: String, made studio: StudioCommits) throws -> Double {
+    static func eventsPerSecond(library: String, made studio: GeneratedCommits) throws -> Double {
         let expected = tally(of: studio)
         var rates: [Double] = []
         for _ in 0..<repeats {
@@ -39,7 +39,7 @@ enum EnvelopeScan {
 
     private static let episodePrefix = Array("episode-".utf8)
 
-    private static func tally(of studio: StudioCommits) -> Tally {
+    private static func tally(of studio: GeneratedCommits) -> Tally {
         let events = studio.typeCounts.values.reduce(0, +)
         return Tally(
             events: events, positionSum: UInt64(events) * UInt64(events + 1) / 2,

@@ -8,7 +8,7 @@ struct LargeCommits {
     let log: EventLog
     let rounds: Int
 
-    func run(studio: inout StudioCommits, report: Report) throws {
+    func run(studio: inout GeneratedCommits, report: Report) throws {
         var rates: [Double] = []
         for _ in 0..<rounds {
             let commits = (0..<Self.commitsPerRound).map { _ in studio.commit(of: Self.eventsPerCommit) }

@@ -43,7 +43,7 @@ struct LogBenchmark: ParsableCommand {
         report.value("library", folder.root)
 
         let log = try EventLog.create(at: folder.commitLibrary)
-        var studio = try StudioCommits(seed: 0xC0_4417, blobs: log.blobs)
+        var studio = try GeneratedCommits(seed: 0xC0_4417, blobs: log.blobs)
         try SingleEventCommits(log: log, rawFile: folder.rawFile, rounds: rounds, commitsPerRound: commits)
             .run(studio: &studio, report: report)
         try LargeCommits(log: log, rounds: rounds).run(studio: &studio, report: report)

@@ -16,7 +16,7 @@ struct SingleEventCommits {
     let rounds: Int
     let commitsPerRound: Int
 
-    func run(studio: inout StudioCommits, report: Report) throws {
+    func run(studio: inout GeneratedCommits, report: Report) throws {
         let frameBytes = try warmUp(&studio)
         var random = SplitMix64(seed: 0xF5_1C)
         var raw = RawAppends(path: rawFile, recordBytes: frameBytes, random: &random)
@@ -56,7 +56,7 @@ struct SingleEventCommits {
 
     /// Appends the warm-up commits and returns their average frame size. The first commit also writes
     /// the segment's header, so it is left out of the average.
-    private func warmUp(_ studio: inout StudioCommits) throws -> Int {
+    private func warmUp(_ studio: inout GeneratedCommits) throws -> Int {
         try log.write { writer in
             try writer.append(studio.commit(of: 1))
             let start = try BenchFolder.segmentBytes(ofLibrary: log.path)

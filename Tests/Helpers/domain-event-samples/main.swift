@@ -57,7 +57,7 @@ let secondID = EpisodeID(uuid(102))
 
 // MARK: The studio: streams folded with the deciders' evolve, facts read from them as a shell would
 
-struct Studio {
+struct SampleSession {
     var state = LibraryState()
     /// Every event, in order, with the step that produced it.
     var samples: [(step: String, event: DomainEvent)] = []
@@ -169,7 +169,7 @@ struct Studio {
 
 // MARK: The script
 
-var studio = Studio()
+var studio = SampleSession()
 
 // Two podcasts; names are unique among live podcasts.
 studio.podcast(otherPodcastID, .create(id: otherPodcastID, name: "Octo Talk", at: at(0)), expect: ["PodcastCreated"])
@@ -286,7 +286,7 @@ let secondBefore = studio.episode(secondID)
 studio.episode(secondID, of: podcastID, .delete, expect: ["EpisodeDeleted"])
 guard let secondDeleted = studio.samples.last?.event else { fail("no EpisodeDeleted") }
 let secondRestored = Inverses.of(secondDeleted, before: secondBefore)
-Studio.check(secondRestored, ["EpisodeRestored"], "undo of EpisodeDeleted")
+SampleSession.check(secondRestored, ["EpisodeRestored"], "undo of EpisodeDeleted")
 studio.apply(secondRestored, step: "undo of EpisodeDeleted")
 
 // A podcast without episodes is deleted and the deletion undone: a PodcastRestored with no optional field.
@@ -294,7 +294,7 @@ let otherBefore = studio.podcast(otherPodcastID)
 studio.podcast(otherPodcastID, .delete, expect: ["PodcastDeleted"])
 guard let otherDeleted = studio.samples.last?.event else { fail("no PodcastDeleted") }
 let otherRestored = Inverses.of(otherDeleted, before: otherBefore)
-Studio.check(otherRestored, ["PodcastRestored"], "undo of PodcastDeleted")
+SampleSession.check(otherRestored, ["PodcastRestored"], "undo of PodcastDeleted")
 studio.apply(otherRestored, step: "undo of PodcastDeleted")
 
 // The podcast, now with every field, is deleted with its episodes in one commit, then everything is
@@ -313,7 +313,7 @@ for event in cascade.reversed() {
     default: fail("unexpected \(event.type) in the delete's commit")
     }
 }
-Studio.check(undo, ["EpisodeRestored", "EpisodeRestored", "PodcastRestored"], "undo of PodcastDeleted")
+SampleSession.check(undo, ["EpisodeRestored", "EpisodeRestored", "PodcastRestored"], "undo of PodcastDeleted")
 studio.apply(undo, step: "undo of PodcastDeleted")
 guard studio.podcast(podcastID) == podcastBefore, studio.episodes == episodesBefore else {
     fail("undoing the podcast's deletion did not bring back the podcast and its episodes as they were")
@@ -327,7 +327,7 @@ let fontsBefore = studio.fonts
 studio.font(.remove(name: "MENLO"), expect: ["FontRemoved"])
 guard let menloRemoved = studio.samples.last?.event else { fail("no FontRemoved") }
 let menloBack = Inverses.of(menloRemoved, before: fontsBefore)
-Studio.check(menloBack, ["FontImported"], "undo of FontRemoved")
+SampleSession.check(menloBack, ["FontImported"], "undo of FontRemoved")
 studio.apply(menloBack, step: "undo of FontRemoved")
 guard studio.fonts == fontsBefore else { fail("undoing the font's removal did not bring it back as it was") }
 
@@ -343,7 +343,7 @@ guard case .thumbnailFontRemoved = studio.samples.last?.event, studio.episode(pi
     fail("the forced removal did not mark the pilot's thumbnail outdated")
 }
 let thumbnailBack = Inverses.of(studio.samples.last!.event, before: EpisodeState.active(pilotBefore))
-Studio.check(thumbnailBack, ["ThumbnailRendered"], "undo of ThumbnailFontRemoved")
+SampleSession.check(thumbnailBack, ["ThumbnailRendered"], "undo of ThumbnailFontRemoved")
 studio.apply(thumbnailBack, step: "undo of ThumbnailFontRemoved")
 guard studio.episode(pilotID).live == pilotBefore else { fail("undoing ThumbnailFontRemoved did not bring the thumbnail back") }
 
@@ -354,7 +354,7 @@ do {
         recordedHash: "9f2c7a4e01b35d6c8e7f90a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5",
         setAside: ["quarantine/00000003.seg-1712-1763294400000.torn"])
     let events = try LogDecider.decide(.acceptLoss(loss), LogDecider.initial)
-    Studio.check(events, ["LossAccepted"], "log accept loss")
+    SampleSession.check(events, ["LossAccepted"], "log accept loss")
     studio.apply(events, step: "log accept loss")
 } catch {
     fail("accepting a loss was refused: \(error)")

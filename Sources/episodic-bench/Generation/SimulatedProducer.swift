@@ -7,8 +7,8 @@ import PodcastDomain
 /// keep editing until the library holds enough events. A decision is one command or a command and its
 /// natural follow-up (a new transcript, then subtitles from it), whose events the shell would commit
 /// together or one right after the other.
-struct StudioDirector {
-    private(set) var shell = StudioShell()
+struct SimulatedProducer {
+    private(set) var shell = GeneratingShell()
     private var random: SplitMix64
     private let plan: LibraryPlan
     private let transcripts: TranscriptPool

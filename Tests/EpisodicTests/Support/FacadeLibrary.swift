@@ -8,7 +8,7 @@ import Projections
 import TestSupport
 
 /// A real library in a temporary folder, driven through the facade as the CLI drives it.
-final class Studio {
+final class FacadeLibrary {
     private let temporary = TemporaryFolder("episodic-facade-test")
     var folder: String { temporary.path }
     let library: Library

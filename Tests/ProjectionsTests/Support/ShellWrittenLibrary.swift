@@ -16,7 +16,7 @@ import TestSupport
 /// the shell, the studio refers to a transcript by the real sha256 of its bytes, stored in the blob
 /// store, so that the search projector can read it; later commands that name the made-up reference
 /// (subtitles made from that transcript) get the real one.
-final class StudioLibrary {
+final class ShellWrittenLibrary {
     let folder: String
     let path: String
     let log: EventLog

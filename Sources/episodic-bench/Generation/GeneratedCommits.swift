@@ -3,11 +3,11 @@ import EventLog
 import PodcastDomain
 
 /// The studio's events dealt out in commits of any size, for the log's own benchmarks: the events of
-/// the one generator (``StudioDirector``, through the real deciders), cut into commits of as many
+/// the one generator (``SimulatedProducer``, through the real deciders), cut into commits of as many
 /// events as a benchmark asks for, each with the expectations a command handler would write. A
 /// decision may straddle two commits; the log neither knows nor cares.
-struct StudioCommits {
-    private var director: StudioDirector
+struct GeneratedCommits {
+    private var director: SimulatedProducer
     private var batcher: CommitBatcher
     private var pending: ArraySlice<DomainEvent> = []
     /// How many events of each type were dealt, and how many to episodes' streams: what a scan of the
@@ -18,7 +18,7 @@ struct StudioCommits {
     /// `blobs` stores the few transcripts and images the events refer to.
     init(seed: UInt64, blobs: BlobStore) throws {
         let plan = LibraryPlan.log(seed: seed)
-        director = StudioDirector(
+        director = SimulatedProducer(
             plan: plan,
             transcripts: try TranscriptPool.make(count: plan.transcripts, bytes: plan.transcriptBytes, seed: seed, blobs: blobs),
             images: try ImagePool.make(scale: plan.imageScale, count: plan.images, seed: seed, blobs: blobs))

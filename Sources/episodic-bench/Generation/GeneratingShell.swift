@@ -8,7 +8,7 @@ import PodcastDomain
 ///
 /// The facts are kept incrementally, where the real shell reads them from its read model: rebuilding a
 /// 10,000-entry number map per command would make generation quadratic.
-struct StudioShell {
+struct GeneratingShell {
     /// Every stream's state, folded by the domain's one fold.
     private(set) var state = LibraryState()
     var podcasts: [PodcastID: PodcastState] { state.podcasts }
@@ -96,7 +96,7 @@ struct StudioShell {
     }
 }
 
-extension StudioShell {
+extension GeneratingShell {
     /// How many live episodes the podcast has.
     func numbersCount(_ podcast: PodcastID) -> Int { numbers[podcast]?.count ?? 0 }
 

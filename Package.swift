@@ -102,6 +102,13 @@ let package = Package(
             name: "EpisodicCLI",
             dependencies: ["Episodic", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // An app embedding the library: an actor keeps it, and prints each change another process makes.
+        // Built with everything else, so that it compiles in CI; EpisodicCLITests runs it.
+        .executableTarget(
+            name: "follow-changes",
+            dependencies: ["Episodic"],
+            path: "Examples/FollowChanges"
+        ),
         // Prints the figures of the log, the projections, SRT conversion, the CLI's latency and a shared
         // library on PostgreSQL (on a temporary server of its own, started as the tests start theirs).
         .executableTarget(
@@ -181,7 +188,7 @@ let package = Package(
         // Runs the built `episodic` binary as a child process against real libraries.
         .testTarget(
             name: "EpisodicCLITests",
-            dependencies: ["EpisodicCLI", "Episodic", "EventLog", "PodcastDomain", "TestSupport"],
+            dependencies: ["EpisodicCLI", "follow-changes", "Episodic", "EventLog", "PodcastDomain", "TestSupport"],
             exclude: ["Fixtures"]
         ),
         // Golden images (small PNGs in Fixtures, rewritten by EPISODIC_UPDATE_GOLDENS=1), bad images, digests,

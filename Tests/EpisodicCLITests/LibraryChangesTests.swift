@@ -116,4 +116,33 @@ struct LibraryChangesTests {
         #expect(second.value == ["One", "Two"])
         #expect(second.position == (try Library(at: cli.library).head), "read after the episode's commit, at the head")
     }
+
+    @Test("the example app under Examples/ prints each change another process makes", .timeLimit(.minutes(1)))
+    func exampleApp() throws {
+        // Given a library, and the example following it
+        let cli = CLI()
+        try cli.must("init")
+        let example = Process()
+        example.executableURL = URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().appendingPathComponent("follow-changes")
+        example.arguments = [cli.library, "--count", "2"]
+        let output = Pipe()
+        example.standardOutput = output
+        try example.run()
+        let lines = output.fileHandleForReading
+        #expect(String(decoding: lines.availableData, as: UTF8.self).hasPrefix("following \(cli.library) from position 0"))
+
+        // When another process makes a podcast and an episode
+        try cli.must("podcast", "create", "Night Shift")
+        try cli.must("episode", "create", "Night Shift", "One")
+
+        // Then it printed both, naming the podcast, and stopped
+        let printed = String(decoding: lines.readDataToEndOfFile(), as: UTF8.self)
+        example.waitUntilExit()
+        #expect(example.terminationStatus == 0)
+        #expect(printed == """
+            position 1: tester changed podcast Night Shift
+            position 2: tester changed 1 episode
+
+            """, "\(printed)")
+    }
 }

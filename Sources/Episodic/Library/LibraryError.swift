@@ -58,7 +58,7 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             "episode \(episode) has no subtitles yet."
         case .subtitlesFromEarlierVersion(let episode):
             "the subtitles of episode \(episode) were made by an earlier version of Episodic, which kept no speakers "
-                + "for WebVTT or JSON. Run `episodic transcript convert \(episode)` to make them again, then export."
+                + "for WebVTT or JSON. Convert the transcript again to make them anew, then export."
         case .invalidTime(let text):
             "\"\(text)\" is not a date or time. Write it as 2026-11-21 or 2026-11-21T18:30:00Z (UTC), or as now, today, "
                 + "yesterday, a weekday (monday, last friday) or \"3 days ago\" (seconds to weeks)."
@@ -71,10 +71,10 @@ public enum LibraryError: Error, Equatable, Sendable, CustomStringConvertible {
             "the library at \(path) is already the side of a shared library (its SHARED file says where); nothing was changed."
         case let .libraryHasEvents(path, events):
             "the library at \(path) already holds \(events) event\(events == 1 ? "" : "s"); nothing was changed. "
-                + "`episodic push <url>` moves it to a server, or choose an empty folder."
+                + "Push it to a server instead, or choose an empty folder."
         case .sharedLossNotAccepted:
             "a shared library's log is the one on its server, and this machine's copy cannot give up commits on its own. "
-                + "Clone the library again into a new folder (`episodic clone`)."
+                + "Clone the library again into a new folder."
         case .inputKeptChanging(let command):
             "\(command): other commands changed what it works on (a transcript, a thumbnail's inputs) each of the "
                 + "\(Library.inputWorkAttempts) times it was made ready for them; it was not run. Try again."

@@ -45,6 +45,16 @@ enum Advice {
                 + "made before the change; this machine's copy holds the rows as they were written."
         case .olderSchema:
             "The schema's owner upgrades it by running any episodic command on it (`episodic log verify`)."
+        case .outcomeUnknown:
+            "`episodic log -n 5` shows the last changes."
+        case .lockTimedOut:
+            "`--lock-timeout <seconds>` waits longer."
+        case .noSharedLibrary:
+            "`episodic init --postgres <url>` creates one."
+        case .schemaNotEmpty:
+            "`--schema <name>` names another schema; `episodic clone <url>` copies that library."
+        case .outOfStep, .digestsAltered:
+            "`episodic log verify` compares the server with this machine's copy."
         case .denied:
             "Check the user and the password (the URL, PGPASSWORD, or ~/.pgpass with mode 0600), or have the schema's owner "
                 + "grant the role what an editor needs: `SELECT <schema>.grant_editor('<role>')`."
@@ -69,11 +79,18 @@ enum Advice {
             case .nothingAnswers: return "`episodic podcast list` and `episodic episode list --all` show them."
             case .commandNotFound: return "`episodic log` lists commands with their ids."
             case .noSubtitles: return "Run `episodic transcript convert` first."
+            case .subtitlesFromEarlierVersion(let episode): return "`episodic transcript convert \(episode)` makes them again."
+            case .libraryHasEvents: return "`episodic push <url>` moves it to a server."
+            case .sharedLossNotAccepted: return "`episodic clone <url> <folder>` clones it."
             default: return nil
             }
         case EventLogError.damagedAcknowledgedCommit, EventLogError.lostCommits, EventLogError.alteredCommit:
             return "`episodic restore` puts a backup back; `episodic log repair --accept-loss` goes on without what was lost, "
                 + "recording the loss in the log."
+        case DomainError.fontInUse(let name, _):
+            return "`episodic font remove \(ShellWord.quoted(name)) --force` removes it all the same."
+        case EventLogError.damagedLog:
+            return "`episodic log verify` says where; `episodic log repair` says how to mend it."
         case EventLogError.brokenChain:
             return "`episodic log verify` says where; `episodic restore` puts a backup back."
         case ProjectionError.unreadableEvent, is UnreadableEvent:

@@ -36,7 +36,7 @@ extension EventLog {
         guard let hash = try chainCheck(after: head).hashOfCurrentCommit else {
             throw EventLogError.damagedLog(
                 segment: segments.last?.name ?? "(none)", offset: 0,
-                reason: "the last commit leaves its prev out, and no commit before it names one (`episodic log verify` says where)")
+                reason: "the last commit leaves its prev out, and no commit before it names one")
         }
         return hash
     }

@@ -106,7 +106,7 @@ public enum DomainError: Error, Hashable, Sendable, CustomStringConvertible {
         case let .fontInUse(name, episodes):
             "the font \"\(name)\" is used by the thumbnail settings of \(episodes.count == 1 ? "episode" : "\(episodes.count) episodes") "
                 + episodes.prefix(10).joined(separator: ", ") + (episodes.count > 10 ? ", …" : "")
-                + ". Choose another font for \(episodes.count == 1 ? "it" : "them") first, or remove it with --force "
+                + ". Choose another font for \(episodes.count == 1 ? "it" : "them") first, or remove it all the same "
                 + "(they cannot be rendered again until a font of that name is imported)."
         case .nothingLost:
             "nothing was lost: the log holds every commit that was acknowledged, as it was written."

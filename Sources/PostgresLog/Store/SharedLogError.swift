@@ -99,14 +99,14 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
                 + "once it answers."
         case let .outcomeUnknown(server, reason):
             "the connection to the shared library's server at \(server) was lost while it was taking the change "
-                + "(\(reason)): it may have been written. Run `episodic log` to see whether it was, and run the "
+                + "(\(reason)): it may have been written. Look at the log to see whether it was, and run the "
                 + "command again only if it was not."
         case let .notNow(server, reason):
             "the shared library's server at \(server) cannot serve now (\(reason)). Nothing was written; try again "
                 + "in a moment."
         case let .lockTimedOut(server, waited):
             "another machine held the shared library at \(server) for longer than the lock timeout (\(waited)). "
-                + "Nothing was written; try again, or give a longer --lock-timeout."
+                + "Nothing was written; try again, or wait longer for the lock."
         case let .denied(server, reason):
             "the server at \(server) did not accept this: \(reason). Nothing was written."
         case let .serverRefused(server, reason):
@@ -114,11 +114,11 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
         case let .statementFailed(server, _, message):
             "the server at \(server) said: \(message)."
         case let .noSharedLibrary(server, schema):
-            "there is no shared library in schema \(schema) at \(server). Check the schema's name, or create one "
-                + "with `episodic init --postgres`."
+            "there is no shared library in schema \(schema) at \(server). Check the schema's name, or create a "
+                + "shared library there."
         case let .schemaNotEmpty(server, schema, events):
-            "schema \(schema) at \(server) already holds a library with \(events) events; choose another schema "
-                + "with --schema, or clone that library instead."
+            "schema \(schema) at \(server) already holds a library with \(events) events; choose another schema, "
+                + "or clone that library instead."
         case let .otherLibrary(schema, expected, found):
             "schema \(schema) holds library \(found), not this folder's library \(expected). Nothing was mixed in; "
                 + "point this folder at its own library's schema."
@@ -131,8 +131,7 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
                 + "replaced. Nothing was written or mixed in; point this folder at the right schema, or clone the "
                 + "server's log into a new folder."
         case let .outOfStep(position, reason):
-            "the server's log does not continue at position \(position): \(reason). Nothing was mixed in; run "
-                + "`episodic log verify`."
+            "the server's log does not continue at position \(position): \(reason). Nothing was mixed in."
         case let .chainBroken(position, reason):
             "the shared library's server holds a commit at position \(position) that does not continue the log's "
                 + "hash chain: \(reason). It was changed, removed, inserted or moved on the server after it was "
@@ -144,7 +143,7 @@ public enum SharedLogError: Error, Equatable, Sendable, ClassifiedError, CustomS
         case let .digestsAltered(schema, what):
             "the shared library in schema \(schema) no longer keeps its rows' digests as Episodic made it: \(what). "
                 + "Someone with the tables' owner's rights changed them, which can hide a changed row; nothing more was "
-                + "copied. Compare the server with this machine's copy (`episodic log verify`), then have the owner "
+                + "copied. Compare the server with this machine's copy, then have the owner "
                 + "restore the schema from a backup or push a sound copy to a new schema."
         case let .rowsPastHead(position):
             "the shared library's server holds rows past the end of its log, from position \(position) on, which no "

@@ -64,6 +64,10 @@ BENCHMARKS = [
     ("submit", "`episodic submit` of scripts like the peer comparison's, one process alone and four at once on "
                "one library, and the cores one process keeps busy (the ceiling on four); then single commands, "
                "one worker and four."),
+    ("changes", "An app embedding the library: how soon `Library.changes(after:)` yields a retitle another "
+                "process made, from the writer's exit (negative: seen before it); then single commands from 32 "
+                "tasks through one `LibraryPool` against one `episodic submit` process on the same retitles, "
+                "rounds alternating, each on a library of its own."),
     ("postgres", "A shared library on a temporary PostgreSQL server of the run's own (fsync on): appends by 1, 4 "
                  "and 16 clients, push, catch-up and clone, and one CLI write against a library of one's own."),
 ]

@@ -9,7 +9,7 @@ struct EpisodicBench: ParsableCommand {
         abstract: "Measures Episodic's storage on this machine.",
         subcommands: [
             LogBenchmark.self, SRTBenchmark.self, ProjectionsBenchmark.self, CLIBenchmark.self, FootprintBenchmark.self, ThumbnailBenchmark.self,
-            CodecBenchmark.self, PostgresBenchmark.self, SubmitBenchmark.self,
+            CodecBenchmark.self, PostgresBenchmark.self, SubmitBenchmark.self, ChangesBenchmark.self,
             RebuildChild.self,
         ])
 }

@@ -71,4 +71,39 @@ struct LibraryPoolTests {
         #expect(change.podcasts == [show] && change.actor == "ana")
         #expect(try await names.next()?.value == ["Night Shift"])
     }
+
+    @Test("commands submitted together are committed together, each its own: a refusal is its task's alone", .timeLimit(.minutes(5)))
+    func groupedCommandsKeepTheirOwnOutcome() async throws {
+        // Given a podcast
+        let folder = TemporaryFolder("library-pool")
+        _ = try Library.create(at: folder("Shows"))
+        let pool = try LibraryPool(at: folder("Shows"))
+        let show = PodcastID(UUID())
+        _ = try await pool.submit([Submission(.podcast(.id(show), .create(id: show, name: "Night Shift", at: .now)))], actor: "ana")
+
+        // When 24 tasks at once each create an episode, 8 of them all asking for number 7
+        let reports = try await withThrowingTaskGroup(of: (Bool, SubmitReport).self) { group in
+            for task in 0..<24 {
+                group.addTask {
+                    let seven = task % 3 == 0
+                    let create = EpisodeCommand.create(id: EpisodeID(UUID()), title: "T\(task)", number: seven ? 7 : 100 + task, at: .now)
+                    return (seven, try await pool.submit([Submission(.createEpisode(in: .id(show), create))], actor: task % 2 == 0 ? "ana" : "ben"))
+                }
+            }
+            var all: [(Bool, SubmitReport)] = []
+            for try await report in group { all.append(report) }
+            return all
+        }
+
+        // Then each task has one result of its own: one number 7 taken, the other seven refused, every other made
+        #expect(reports.allSatisfy { $0.1.results.count == 1 })
+        let sevens: [Result<SubmitOutcome, SubmitFailure>] = reports.filter(\.0).map { $0.1.results[0] }
+        var refused: [SubmitFailure] = []
+        for case .failure(let failure) in sevens { refused.append(failure) }
+        #expect(refused.count == 7)
+        #expect(refused.allSatisfy { $0.index == 0 && $0.kind == .refused })
+        let others: [Result<SubmitOutcome, SubmitFailure>] = reports.filter { !$0.0 }.map { $0.1.results[0] }
+        #expect(others.allSatisfy { if case .success = $0 { true } else { false } })
+        #expect(try await pool.read { try $0.episodes(EpisodeQuery(podcast: show)).count } == 17)
+    }
 }

@@ -55,9 +55,25 @@ public final class LibraryPool: Sendable {
     }
 
     /// Decides and commits `submissions` as ``Library/submit(_:actor:options:)`` does.
+    ///
+    /// Single commands that tasks submit meanwhile are committed together, each still a commit of its
+    /// own, decided after the one before it, and none reported before all are durable: one fsync for
+    /// the group, as `episodic submit` shares one among a script's commits (group commit).
     public func submit(_ submissions: [Submission], actor: String, options: SubmitOptions = SubmitOptions()) async throws -> SubmitReport {
-        try await write { try $0.submit(submissions, actor: actor, options: options) }
+        guard submissions.count == 1, !options.atomic else {
+            return try await write { try $0.submit(submissions, actor: actor, options: options) }
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            let first = waiting.commands.withLock { waiting in
+                waiting.append(WaitingCommand(submission: submissions[0], actor: actor, continuation: continuation))
+                return waiting.count == 1
+            }
+            if first { writer.submitWaiting(from: waiting) }
+        }
     }
+
+    /// Single commands waiting for the writer, in the order they came.
+    private let waiting = WaitingCommands()
 
     /// Every commit after `position` as it lands (``Library/changes(after:)``).
     public func changes(after position: LogPosition) -> LibraryChanges {
@@ -70,6 +86,18 @@ public final class LibraryPool: Sendable {
     }
 }
 
+/// The commands tasks submitted alone that wait for the writer.
+final class WaitingCommands: Sendable {
+    let commands = Mutex<[WaitingCommand]>([])
+}
+
+/// One command a task submitted alone, and the task waiting for its report.
+struct WaitingCommand: Sendable {
+    let submission: Submission
+    let actor: String
+    let continuation: CheckedContinuation<SubmitReport, any Error>
+}
+
 /// A library used only on its own serial queue.
 final class ConfinedLibrary: @unchecked Sendable {
     private let library: Library
@@ -80,6 +108,38 @@ final class ConfinedLibrary: @unchecked Sendable {
         self.library = library
         self.lockTimeout = library.log.options.lockTimeout
         queue = DispatchQueue(label: label)
+    }
+
+    /// On the queue: takes every command waiting, and submits each actor's together, a commit each;
+    /// a command the group did not reach (after a failure that stops a batch) is tried alone.
+    func submitWaiting(from waiting: WaitingCommands) {
+        queue.async { [self] in
+            let library = self.library
+            let taken = waiting.commands.withLock { waiting in
+                defer { waiting = [] }
+                return waiting
+            }
+            for actor in Set(taken.map(\.actor)) {
+                let commands = taken.filter { $0.actor == actor }
+                do {
+                    let report = try library.submit(commands.map(\.submission), actor: actor, keepGoing: true)
+                    for (index, command) in commands.enumerated() {
+                        guard index < report.results.count else {
+                            command.continuation.resume(with: Result { try library.submit([command.submission], actor: actor) })
+                            continue
+                        }
+                        let result = report.results[index].mapError { failure -> SubmitFailure in
+                            var own = failure
+                            own.index = 0
+                            return own
+                        }
+                        command.continuation.resume(returning: SubmitReport(results: [result], readModelError: report.readModelError))
+                    }
+                } catch {
+                    for command in commands { command.continuation.resume(throwing: error) }
+                }
+            }
+        }
     }
 
     func run<Value: Sendable>(_ body: @escaping @Sendable (Library) throws -> Value) async throws -> Value {
